@@ -1,0 +1,258 @@
+//! Fixed window, clock-aligned: windows `[k·W, (k+1)·W)`, a count per window.
+//!
+//! Promise: never more than N in one window, but up to 2N in *any* interval of length
+//! W (N at the end of one window, N at the start of the next).
+
+use alloc::vec;
+
+use crate::decision::{Decision, Policy};
+use crate::error::CheckError;
+use crate::exact::{Frac, Ms};
+use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
+use crate::params::{check_cost, check_time, Rate};
+use crate::snapshot::Snapshot;
+use crate::Limiter;
+
+/// Clock-aligned fixed window counter. State: the window index and its count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixedWindow {
+    limit: u64,
+    window: u64,
+    index: u64,
+    /// `(index + 1) · W`, cached so that a request in the same window needs no division.
+    end: u128,
+    count: u64,
+    last: u64,
+}
+
+/// The window containing `now` and the count in it.
+#[derive(Clone, Copy)]
+struct Roll {
+    index: u64,
+    end: u128,
+    count: u64,
+}
+
+impl FixedWindow {
+    /// N requests per window of W = `rate.period_ms()`.
+    pub fn new(rate: Rate) -> FixedWindow {
+        FixedWindow {
+            limit: rate.limit(),
+            window: rate.period_ms(),
+            index: 0,
+            end: rate.period_ms() as u128,
+            count: 0,
+            last: 0,
+        }
+    }
+
+    #[inline]
+    fn roll(&self, now: u64) -> Roll {
+        if (now as u128) < self.end {
+            // Time never goes backwards, so `now` is still in the current window.
+            Roll {
+                index: self.index,
+                end: self.end,
+                count: self.count,
+            }
+        } else {
+            let index = now / self.window;
+            Roll {
+                index,
+                end: (index as u128 + 1) * self.window as u128,
+                count: 0,
+            }
+        }
+    }
+
+    #[inline]
+    fn decide(&self, now: u64, cost: u32) -> Result<(Roll, Decision), CheckError> {
+        check_time(self.last, now)?;
+        check_cost(cost, self.limit)?;
+        let mut r = self.roll(now);
+        let allowed = r.count + cost as u64 <= self.limit;
+        if allowed {
+            r.count += cost as u64;
+        }
+        let until_end = Ms::from_ms((r.end - now as u128) as u64);
+        Ok((
+            r,
+            Decision {
+                allowed,
+                wait: Ms::ZERO,
+                retry_after: if allowed { Ms::ZERO } else { until_end },
+                reset: until_end,
+                remaining: Frac::whole((self.limit - r.count) as u128),
+            },
+        ))
+    }
+}
+
+impl Limiter for FixedWindow {
+    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        let (r, d) = self.decide(now, cost)?;
+        self.index = r.index;
+        self.end = r.end;
+        self.count = r.count;
+        self.last = now;
+        Ok(d)
+    }
+
+    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        self.decide(now, cost).map(|(_, d)| d)
+    }
+
+    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
+        let (after, d) = self.decide(now, cost)?;
+        let mut steps = vec![];
+        if after.index != self.index {
+            steps.push(Step {
+                when: Some(Comparison {
+                    label: "window",
+                    lhs: Value::Window(after.index),
+                    op: Op::Ne,
+                    rhs: Value::Window(self.index),
+                    holds: true,
+                }),
+                set: "count",
+                formula: None,
+                to: Value::Count(0),
+            });
+        }
+        let used = self.roll(now).count;
+        Ok(Explanation {
+            at: Ms::from_ms(now),
+            cost,
+            before: vec![
+                Field::new("window", Value::Window(self.index)),
+                Field::new("count", Value::Count(self.count)),
+            ],
+            steps,
+            test: fits("count", used, cost, self.limit, d.allowed),
+            verdict: if d.allowed {
+                Verdict::Allow
+            } else {
+                Verdict::Deny
+            },
+            after: vec![
+                Field::new("window", Value::Window(after.index)),
+                Field::new("count", Value::Count(after.count)),
+            ],
+        })
+    }
+
+    fn snapshot(&self, now: u64) -> Snapshot {
+        let r = self.roll(now.max(self.last));
+        Snapshot::FixedWindow {
+            start: Ms(Frac::new(r.end - self.window as u128, 1)),
+            end: Ms(Frac::new(r.end, 1)),
+            count: r.count,
+            limit: self.limit,
+        }
+    }
+
+    fn policy(&self) -> Policy {
+        Policy {
+            limit: self.limit,
+            window_ms: self.window,
+        }
+    }
+
+    fn is_at_rest(&self, now: u64) -> bool {
+        self.roll(now.max(self.last)).count == 0
+    }
+
+    fn state_numbers(&self) -> usize {
+        2
+    }
+}
+
+/// The test of the counting limiters: `used < N` for one request, `used + cost ≤ N`
+/// for a heavier one.
+pub(crate) fn fits(
+    label: &'static str,
+    used: u64,
+    cost: u32,
+    limit: u64,
+    holds: bool,
+) -> Comparison {
+    if cost == 1 {
+        Comparison {
+            label,
+            lhs: Value::Count(used),
+            op: Op::Lt,
+            rhs: Value::Count(limit),
+            holds,
+        }
+    } else {
+        Comparison {
+            label: "used + cost",
+            lhs: Value::Count(used + cost as u64),
+            op: Op::Le,
+            rhs: Value::Count(limit),
+            holds,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    fn fw(limit: u64, period: u64) -> FixedWindow {
+        FixedWindow::new(Rate::new(limit, period).unwrap())
+    }
+
+    #[test]
+    fn counts_per_aligned_window_and_resets() {
+        let mut l = fw(2, 1000);
+        assert!(l.check(0, 1).unwrap().allowed);
+        assert!(l.check(999, 1).unwrap().allowed);
+        let d = l.check(999, 1).unwrap();
+        assert!(!d.allowed);
+        assert_eq!(d.retry_after, Ms::from_ms(1));
+        assert!(l.check(1000, 1).unwrap().allowed);
+    }
+
+    #[test]
+    fn explains_a_new_window_like_a_trace_row() {
+        let mut l = fw(5, 10_000);
+        for t in [2000, 7000, 8000, 9000, 9500, 9800] {
+            l.check(t, 1).unwrap();
+        }
+        let e = l.explain(10_100, 1).unwrap();
+        assert_eq!(
+            e.to_string(),
+            "10.1 s: window 1 ≠ 0 → count := 0; count 0 < 5 → allow"
+        );
+    }
+
+    #[test]
+    fn backwards_time_and_bad_costs_are_errors() {
+        let mut l = fw(2, 1000);
+        l.check(50, 1).unwrap();
+        assert_eq!(
+            l.check(49, 1),
+            Err(CheckError::TimeWentBackwards {
+                previous: 50,
+                now: 49
+            })
+        );
+        assert_eq!(l.check(60, 0), Err(CheckError::ZeroCost));
+        assert_eq!(
+            l.check(60, 3),
+            Err(CheckError::CostExceedsCapacity {
+                cost: 3,
+                capacity: 2
+            })
+        );
+    }
+
+    #[test]
+    fn far_future_times_do_not_overflow() {
+        let mut l = fw(1, 7);
+        assert!(l.check(u64::MAX, 1).unwrap().allowed);
+        assert!(!l.check(u64::MAX, 1).unwrap().allowed);
+    }
+}

@@ -1,0 +1,158 @@
+//! A token bucket written the way common snippets write it, with `f64` tokens.
+//! **Wrong on purpose**, for teaching: it exists to show where IEEE 754 bites.
+//!
+//! On the golden stream plus a request at 11.0 s, the exact bucket holds exactly one
+//! token (0.85 + 0.15) and allows it; this one computes `0.9999999999999999` and
+//! denies it. Never use it for a real decision.
+
+use alloc::format;
+use alloc::vec;
+
+use crate::decision::{Decision, Policy};
+use crate::error::CheckError;
+use crate::exact::{Frac, Ms};
+use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
+use crate::params::{check_cost, check_time, count, Rate};
+use crate::snapshot::Snapshot;
+use crate::{Limiter, ParamError};
+
+/// The float token bucket of common snippets (teaching variant, wrong on purpose).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatTokenBucket {
+    limit: u64,
+    period: u64,
+    capacity: u64,
+    /// Tokens per second, as the snippets keep it.
+    rate: f64,
+    tokens: f64,
+    last: u64,
+}
+
+impl FloatTokenBucket {
+    /// Same parameters as [`crate::TokenBucket::new`].
+    pub fn new(rate: Rate, burst: u64) -> Result<FloatTokenBucket, ParamError> {
+        let capacity = count("burst", burst)? as u64;
+        Ok(FloatTokenBucket {
+            limit: rate.limit(),
+            period: rate.period_ms(),
+            capacity,
+            rate: rate.limit() as f64 * 1000.0 / rate.period_ms() as f64,
+            tokens: capacity as f64,
+            last: 0,
+        })
+    }
+
+    fn refilled(&self, now: u64) -> f64 {
+        let elapsed = (now - self.last) as f64 / 1000.0;
+        (self.tokens + elapsed * self.rate).min(self.capacity as f64)
+    }
+
+    fn decide(&self, now: u64, cost: u32) -> Result<(f64, Decision), CheckError> {
+        check_time(self.last, now)?;
+        check_cost(cost, self.capacity)?;
+        let have = self.refilled(now);
+        let allowed = have >= cost as f64;
+        let after = if allowed { have - cost as f64 } else { have };
+        // Floats are this variant's point; the conversions saturate, never panic.
+        // (`f64::ceil` needs std; casts saturate and map NaN to 0.)
+        let ms = |secs: f64| {
+            let x = (secs * 1000.0).max(0.0);
+            let whole = x as u64;
+            Ms::from_ms(whole.saturating_add(((whole as f64) < x) as u64))
+        };
+        Ok((
+            after,
+            Decision {
+                allowed,
+                wait: Ms::ZERO,
+                retry_after: if allowed {
+                    Ms::ZERO
+                } else {
+                    ms((cost as f64 - have) / self.rate)
+                },
+                reset: if after >= self.capacity as f64 {
+                    Ms::ZERO
+                } else {
+                    ms((1.0 - (after - after as u64 as f64)) / self.rate)
+                },
+                remaining: Frac::whole(after.max(0.0) as u128),
+            },
+        ))
+    }
+}
+
+impl Limiter for FloatTokenBucket {
+    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        let (after, d) = self.decide(now, cost)?;
+        self.tokens = after;
+        self.last = now;
+        Ok(d)
+    }
+
+    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        self.decide(now, cost).map(|(_, d)| d)
+    }
+
+    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
+        let (after, d) = self.decide(now, cost)?;
+        let have = self.refilled(now);
+        let state = |tokens: f64, last: u64| {
+            vec![
+                Field::new("tokens", Value::Float(tokens)),
+                Field::new("last", Value::Time(Ms::from_ms(last))),
+            ]
+        };
+        Ok(Explanation {
+            at: Ms::from_ms(now),
+            cost,
+            before: state(self.tokens, self.last),
+            steps: vec![Step {
+                when: None,
+                set: "tokens",
+                formula: Some(format!(
+                    "min({:?}, {:?} + {:?} · {:?})",
+                    self.capacity as f64,
+                    self.tokens,
+                    (now - self.last) as f64 / 1000.0,
+                    self.rate
+                )),
+                to: Value::Float(have),
+            }],
+            test: Comparison {
+                label: "tokens",
+                lhs: Value::Float(have),
+                op: Op::Ge,
+                rhs: Value::Float(cost as f64),
+                holds: d.allowed,
+            },
+            verdict: if d.allowed {
+                Verdict::Allow
+            } else {
+                Verdict::Deny
+            },
+            after: state(after, now),
+        })
+    }
+
+    fn snapshot(&self, now: u64) -> Snapshot {
+        Snapshot::FloatTokenBucket {
+            tokens: self.refilled(now.max(self.last)),
+            capacity: self.capacity,
+        }
+    }
+
+    fn policy(&self) -> Policy {
+        Policy {
+            limit: self.limit,
+            window_ms: self.period,
+        }
+    }
+
+    fn is_at_rest(&self, now: u64) -> bool {
+        self.refilled(now.max(self.last)) >= self.capacity as f64
+    }
+
+    fn state_numbers(&self) -> usize {
+        2
+    }
+}

@@ -1,0 +1,191 @@
+//! GCRA, the generic cell rate algorithm (leaky bucket as a meter): one number of
+//! state, the theoretical arrival time TAT.
+//!
+//! `T = period / limit`, `τ = T · (burst − 1)`, TAT starts at 0. On a request at t:
+//! `t' = max(TAT, t)`; deny if `t' − t > τ`; else `TAT = t' + T`.
+//!
+//! Time is kept in units of `1 / limit` ms, so T is the integer `period` and every
+//! comparison is exact. Same decisions as the exact token bucket with `b = burst`,
+//! `r = limit / period` on every stream: the bucket's tokens are
+//! `min(b, (t + τ + T − TAT) / T)`, and both are the same integers here.
+
+use alloc::format;
+use alloc::vec;
+
+use crate::decision::{Decision, Policy};
+use crate::error::CheckError;
+use crate::exact::{Amount, Ms};
+use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
+use crate::params::{check_cost, check_time, count, Rate};
+use crate::snapshot::Snapshot;
+use crate::token_bucket::status;
+use crate::{Limiter, ParamError};
+
+/// GCRA. State: TAT (in units of 1/limit ms).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gcra {
+    limit: u64,
+    period: u64,
+    burst: u64,
+    tat: u128,
+    last: u64,
+}
+
+impl Gcra {
+    /// `rate.limit()` per `rate.period_ms()`, with up to `burst` at once.
+    pub fn new(rate: Rate, burst: u64) -> Result<Gcra, ParamError> {
+        Ok(Gcra {
+            limit: rate.limit(),
+            period: rate.period_ms(),
+            burst: count("burst", burst)? as u64,
+            tat: 0,
+            last: 0,
+        })
+    }
+
+    /// `b · T` in scaled units: `τ + T`.
+    #[inline]
+    fn horizon(&self) -> u128 {
+        self.burst as u128 * self.period as u128
+    }
+
+    fn ms(&self, scaled: u128) -> Ms {
+        Ms::scaled(scaled, self.limit)
+    }
+
+    /// The equivalent token count (× period) at scaled time `t`.
+    fn tokens_at(&self, tat: u128, t: u128) -> u128 {
+        self.horizon() - tat.saturating_sub(t).min(self.horizon())
+    }
+
+    #[inline]
+    fn decide(&self, now: u64, cost: u32) -> Result<(u128, Decision), CheckError> {
+        check_time(self.last, now)?;
+        check_cost(cost, self.burst)?;
+        let t = now as u128 * self.limit as u128;
+        let start = self.tat.max(t);
+        let inc = cost as u128 * self.period as u128;
+        // For cost 1 this is `t' − t ≤ τ`.
+        let allowed = start - t + inc <= self.horizon();
+        let tat = if allowed { start + inc } else { self.tat };
+        let retry_after = if allowed {
+            Ms::ZERO
+        } else {
+            self.ms(start - t + inc - self.horizon())
+        };
+        Ok((
+            tat,
+            status(
+                self.tokens_at(tat, t),
+                self.burst,
+                self.period,
+                self.limit,
+                allowed,
+                retry_after,
+            ),
+        ))
+    }
+}
+
+impl Limiter for Gcra {
+    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        let (tat, d) = self.decide(now, cost)?;
+        self.tat = tat;
+        self.last = now;
+        Ok(d)
+    }
+
+    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        self.decide(now, cost).map(|(_, d)| d)
+    }
+
+    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
+        let (tat, d) = self.decide(now, cost)?;
+        let t = now as u128 * self.limit as u128;
+        let start = self.tat.max(t);
+        let tau = self.horizon() - self.period as u128;
+        let test = if cost == 1 {
+            Comparison {
+                label: "t' − t",
+                lhs: Value::Duration(self.ms(start - t)),
+                op: Op::Le,
+                rhs: Value::Duration(self.ms(tau)),
+                holds: d.allowed,
+            }
+        } else {
+            Comparison {
+                label: "t' − t + (cost − 1)·T",
+                lhs: Value::Duration(self.ms(start - t + (cost as u128 - 1) * self.period as u128)),
+                op: Op::Le,
+                rhs: Value::Duration(self.ms(tau)),
+                holds: d.allowed,
+            }
+        };
+        Ok(Explanation {
+            at: Ms::from_ms(now),
+            cost,
+            before: vec![Field::new("TAT", Value::Time(self.ms(self.tat)))],
+            steps: vec![Step {
+                when: None,
+                set: "t'",
+                formula: Some(format!("max({}, {})", self.ms(self.tat), Ms::from_ms(now))),
+                to: Value::Time(self.ms(start)),
+            }],
+            test,
+            verdict: if d.allowed {
+                Verdict::Allow
+            } else {
+                Verdict::Deny
+            },
+            after: vec![Field::new("TAT", Value::Time(self.ms(tat)))],
+        })
+    }
+
+    fn snapshot(&self, now: u64) -> Snapshot {
+        let t = now.max(self.last) as u128 * self.limit as u128;
+        Snapshot::Gcra {
+            tat: self.ms(self.tat),
+            emission: self.ms(self.period as u128),
+            tau: self.ms(self.horizon() - self.period as u128),
+            tokens: Amount::new(self.tokens_at(self.tat, t), self.period),
+            burst: self.burst,
+        }
+    }
+
+    fn policy(&self) -> Policy {
+        Policy {
+            limit: self.limit,
+            window_ms: self.period,
+        }
+    }
+
+    fn is_at_rest(&self, now: u64) -> bool {
+        self.tat <= now.max(self.last) as u128 * self.limit as u128
+    }
+
+    fn state_numbers(&self) -> usize {
+        1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn tat_runs_ahead_of_the_clock() {
+        let mut g = Gcra::new(Rate::new(5, 10_000).unwrap(), 5).unwrap();
+        for t in [2000, 7000, 8000, 9000, 9500, 9800, 10_100] {
+            assert!(g.check(t, 1).unwrap().allowed);
+        }
+        let e = g.explain(10_400, 1).unwrap();
+        assert_eq!(
+            e.to_string(),
+            "10.4 s: t' := max(19 s, 10.4 s) = 19 s; t' − t 8.6 s > 8 s → deny"
+        );
+        let d = g.check(10_400, 1).unwrap();
+        // (TAT − t) − τ = 8.6 − 8 = 0.6 s: the time until 0.7 tokens become 1.
+        assert_eq!(d.retry_after, Ms::from_ms(600));
+    }
+}

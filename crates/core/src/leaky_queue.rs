@@ -1,0 +1,246 @@
+//! Leaky bucket as a queue (shaping): requests wait and leave evenly, one every
+//! `gap = 1 / r`; a request is rejected only when `capacity` are already waiting.
+//!
+//! `out = max(next_out, t)`; reject if `(out − t) / gap ≥ capacity`; else
+//! `next_out = out + gap` and the request waits `out − t`.
+//!
+//! Promise: departures at least `gap` apart, never more than `capacity` waiting. The
+//! price is latency, not rejection. One number of state per key (`next_out`); the
+//! waiting requests are derived from it.
+
+use alloc::format;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::decision::{Decision, Policy};
+use crate::error::CheckError;
+use crate::exact::{Amount, Frac, Ms};
+use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
+use crate::params::{check_cost, check_time, count, Rate};
+use crate::snapshot::Snapshot;
+use crate::{Limiter, ParamError};
+
+/// Leaky bucket as a queue. State: `next_out`, in units of 1/limit ms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeakyQueue {
+    limit: u64,
+    /// The gap, in scaled units: `period` (the gap is period / limit ms).
+    period: u64,
+    capacity: u64,
+    next_out: u128,
+    last: u64,
+}
+
+struct Outcome {
+    out: u128,
+    next_out: u128,
+    decision: Decision,
+}
+
+impl LeakyQueue {
+    /// Releases `rate.limit()` requests per `rate.period_ms()`, evenly; holds up to
+    /// `capacity` waiting.
+    pub fn new(rate: Rate, capacity: u64) -> Result<LeakyQueue, ParamError> {
+        Ok(LeakyQueue {
+            limit: rate.limit(),
+            period: rate.period_ms(),
+            capacity: count("burst", capacity)? as u64,
+            next_out: 0,
+            last: 0,
+        })
+    }
+
+    fn ms(&self, scaled: u128) -> Ms {
+        Ms::scaled(scaled, self.limit)
+    }
+
+    fn full(&self) -> u128 {
+        self.capacity as u128 * self.period as u128
+    }
+
+    #[inline]
+    fn decide(&self, now: u64, cost: u32) -> Result<Outcome, CheckError> {
+        check_time(self.last, now)?;
+        check_cost(cost, self.capacity)?;
+        let p = self.period as u128;
+        let t = now as u128 * self.limit as u128;
+        let out = self.next_out.max(t);
+        let occupied = out - t;
+        // For cost 1 this is `(out − t) / gap < capacity`.
+        let ahead = occupied + (cost as u128 - 1) * p;
+        let allowed = ahead < self.full();
+        let next_out = if allowed {
+            out + cost as u128 * p
+        } else {
+            self.next_out
+        };
+        let after = next_out.saturating_sub(t);
+        let retry_after = if allowed {
+            Ms::ZERO
+        } else {
+            // The first whole ms at which `ahead` drops below capacity · gap.
+            let x = ahead - self.full();
+            Ms::from_ms(u64::try_from(x / self.limit as u128 + 1).unwrap_or(u64::MAX))
+        };
+        let reset = if after == 0 {
+            Ms::ZERO
+        } else {
+            self.ms((after - 1) % p + 1)
+        };
+        Ok(Outcome {
+            out,
+            next_out,
+            decision: Decision {
+                allowed,
+                wait: if allowed { self.ms(occupied) } else { Ms::ZERO },
+                retry_after,
+                reset,
+                remaining: Frac::new(self.full() - after.min(self.full()), self.period),
+            },
+        })
+    }
+
+    /// The exact departure time of the last accepted request's slot, for tests of
+    /// the spacing guarantee: `next_out − gap`.
+    pub fn last_departure(&self) -> Option<Ms> {
+        self.next_out
+            .checked_sub(self.period as u128)
+            .map(|s| self.ms(s))
+    }
+}
+
+impl Limiter for LeakyQueue {
+    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        let o = self.decide(now, cost)?;
+        self.next_out = o.next_out;
+        self.last = now;
+        Ok(o.decision)
+    }
+
+    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        self.decide(now, cost).map(|o| o.decision)
+    }
+
+    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
+        let o = self.decide(now, cost)?;
+        let t = now as u128 * self.limit as u128;
+        let ahead = o.out - t + (cost as u128 - 1) * self.period as u128;
+        let d = o.decision;
+        Ok(Explanation {
+            at: Ms::from_ms(now),
+            cost,
+            before: vec![Field::new("next_out", Value::Time(self.ms(self.next_out)))],
+            steps: vec![Step {
+                when: None,
+                set: "out",
+                formula: Some(format!(
+                    "max({}, {})",
+                    self.ms(self.next_out),
+                    Ms::from_ms(now)
+                )),
+                to: Value::Time(self.ms(o.out)),
+            }],
+            test: Comparison {
+                label: if cost == 1 {
+                    "(out − t) / gap"
+                } else {
+                    "(out − t) / gap + cost − 1"
+                },
+                lhs: Value::Amount(Amount::new(ahead, self.period)),
+                op: Op::Lt,
+                rhs: Value::Count(self.capacity),
+                holds: d.allowed,
+            },
+            verdict: match (d.allowed, d.wait.is_zero()) {
+                (false, _) => Verdict::Deny,
+                (true, true) => Verdict::Allow,
+                (true, false) => Verdict::Delay(d.wait),
+            },
+            after: vec![Field::new("next_out", Value::Time(self.ms(o.next_out)))],
+        })
+    }
+
+    fn snapshot(&self, now: u64) -> Snapshot {
+        let t = now.max(self.last) as u128 * self.limit as u128;
+        let p = self.period as u128;
+        let mut departures: Vec<Ms> = (1..=self.capacity as u128)
+            .map_while(|k| {
+                let d = self.next_out.checked_sub(k * p)?;
+                (d > t).then(|| self.ms(d))
+            })
+            .collect();
+        departures.reverse();
+        Snapshot::LeakyQueue {
+            departures,
+            next_out: self.ms(self.next_out),
+            gap: self.ms(p),
+            capacity: self.capacity,
+        }
+    }
+
+    fn policy(&self) -> Policy {
+        Policy {
+            limit: self.limit,
+            window_ms: self.period,
+        }
+    }
+
+    fn is_at_rest(&self, now: u64) -> bool {
+        self.next_out <= now.max(self.last) as u128 * self.limit as u128
+    }
+
+    fn state_numbers(&self) -> usize {
+        1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn requests_wait_their_turn() {
+        let mut q = LeakyQueue::new(Rate::new(5, 10_000).unwrap(), 5).unwrap();
+        let waits: Vec<Option<u64>> = [2000, 7000, 8000, 9000, 9500, 9800, 10_100, 10_400, 10_700]
+            .iter()
+            .map(|&t| {
+                let d = q.check(t, 1).unwrap();
+                d.allowed.then(|| d.wait.ceil_ms())
+            })
+            .collect();
+        assert_eq!(
+            waits,
+            [
+                Some(0),
+                Some(0),
+                Some(1000),
+                Some(2000),
+                Some(3500),
+                Some(5200),
+                Some(6900),
+                Some(8600),
+                None
+            ]
+        );
+        let e = q.explain(11_200, 1).unwrap();
+        assert_eq!(
+            e.to_string(),
+            "11.2 s: out := max(21 s, 11.2 s) = 21 s; (out − t) / gap 4.9 < 5 → allow after 9.8 s"
+        );
+    }
+
+    #[test]
+    fn the_snapshot_lists_waiting_slots() {
+        let mut q = LeakyQueue::new(Rate::new(1, 1000).unwrap(), 3).unwrap();
+        for _ in 0..3 {
+            q.check(0, 1).unwrap();
+        }
+        match q.snapshot(500) {
+            Snapshot::LeakyQueue { departures, .. } => {
+                assert_eq!(departures, vec![Ms::from_ms(1000), Ms::from_ms(2000)]);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Exact, explainable rate limiters.
+//!
+//! "100 requests per minute" means at least four different things. This crate
+//! implements eight of them exactly (integer time, no floats in any decision), each
+//! able to say why it decided what it did:
+//!
+//! ```
+//! use ratelab_core::{Algorithm, AnyLimiter, Limiter, Params};
+//!
+//! // 5 requests per 10 s, the golden stream of the spec.
+//! let mut fixed = AnyLimiter::new(Algorithm::FixedWindow, &Params::new(5, 10_000))?;
+//! let mut log = AnyLimiter::new(Algorithm::SlidingLog, &Params::new(5, 10_000))?;
+//! let stream = [2000, 7000, 8000, 9000, 9500, 9800, 10_100, 10_400, 10_700, 11_200, 15_000, 19_500];
+//! let mut passed = (0, 0);
+//! for t in stream {
+//!     passed.0 += fixed.check(t, 1)?.allowed as u32;
+//!     passed.1 += log.check(t, 1)?.allowed as u32;
+//! }
+//! assert_eq!(passed, (10, 7)); // the fixed window let 9 through within 10 s
+//!
+//! // Why? Ask what the next request would meet, as a trace-table row:
+//! let row = fixed.explain(19_600, 1)?;
+//! assert_eq!(row.to_string(), "19.6 s: count 5 ≥ 5 → deny");
+//!
+//! // And what a server would answer, with the IETF draft headers:
+//! let h = fixed.headers(19_600)?;
+//! assert_eq!((h.status, h.retry_after), (429, Some(1)));
+//! assert_eq!(h.policy, "\"default\";q=5;w=10");
+//! assert_eq!(h.ratelimit, "\"default\";r=0;t=1");
+//! // The sliding log only holds 15.0 s and 19.5 s by then: it says yes.
+//! assert_eq!(log.headers(19_600)?.status, 200);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! | limiter | promise | state per key |
+//! |---|---|---|
+//! | [`FixedWindow`] | ≤ N per aligned window; up to 2N in any W | 2 |
+//! | [`AnchoredWindow`] | ≤ N per window opened by the first request | 2 |
+//! | [`SlidingLog`] | never more than N in any window `(t − W, t]` | ≤ N |
+//! | [`SlidingWindowCounter`] | about N per W (an estimate) | 3 |
+//! | [`TokenBucket`] | ≤ b + r·T in any interval T | 2 |
+//! | [`LeakyQueue`] | departures ≥ 1/r apart, ≤ capacity waiting | 1 |
+//! | [`Gcra`] | same decisions as the token bucket | 1 |
+//! | [`Nginx`] | nginx `limit_req`, its own integer arithmetic | 2 |
+//!
+//! Every limiter implements [`Limiter`]: `check` (decide and record), `peek`
+//! (decide without recording), `explain` (the trace row), `snapshot` (the state to
+//! draw), and the 429 headers via [`Decision::headers`]. Bad parameters are a
+//! [`ParamError`] naming the field; time going backwards is a [`CheckError`]. Nothing
+//! panics on any input.
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+extern crate alloc;
+#[cfg(test)]
+extern crate std;
+
+mod anchored_window;
+mod any;
+mod decision;
+mod error;
+mod exact;
+mod explain;
+mod fixed_window;
+mod float_bucket;
+mod gcra;
+mod keyed;
+mod leaky_queue;
+mod nginx;
+mod params;
+mod sliding_log;
+mod sliding_window_counter;
+mod snapshot;
+mod token_bucket;
+
+pub use anchored_window::AnchoredWindow;
+pub use any::{Algorithm, AnyLimiter, Params};
+pub use decision::{Decision, Headers, Policy};
+pub use error::{CheckError, ParamError};
+pub use exact::{Amount, Frac, Ms};
+pub use explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
+pub use fixed_window::FixedWindow;
+pub use float_bucket::FloatTokenBucket;
+pub use gcra::Gcra;
+pub use keyed::Keyed;
+pub use leaky_queue::LeakyQueue;
+pub use nginx::Nginx;
+pub use params::{count as validate_count, Rate, MAX_COUNT, MAX_PERIOD_MS};
+pub use sliding_log::SlidingLog;
+pub use sliding_window_counter::SlidingWindowCounter;
+pub use snapshot::Snapshot;
+pub use token_bucket::TokenBucket;
+
+/// A rate limiter for one key, on a virtual clock of integer milliseconds.
+pub trait Limiter {
+    /// Decides on a request of `cost` at `now` and records it.
+    ///
+    /// Errors (nothing is recorded): `now` earlier than a previous call, a zero cost,
+    /// or a cost larger than the limiter could ever allow at once.
+    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError>;
+
+    /// What [`Limiter::check`] would decide, without recording anything.
+    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError>;
+
+    /// Why [`Limiter::check`] would decide what it would, as a trace-table row:
+    /// state before, updates, the comparison with its numbers, verdict, state after.
+    /// Recording nothing; call it before `check` to explain a request.
+    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError>;
+
+    /// The state at `now` (lazy refills and expiries applied to the copy), for
+    /// drawing. A `now` earlier than the last request shows the state as of then.
+    fn snapshot(&self, now: u64) -> Snapshot;
+
+    /// The quota advertised in `RateLimit-Policy`.
+    fn policy(&self) -> Policy;
+
+    /// Whether this limiter is indistinguishable from a new one for every request at
+    /// or after `now` (so a keyed store may drop it without changing any decision).
+    fn is_at_rest(&self, now: u64) -> bool;
+
+    /// How many numbers of state it keeps now (1, 2, 3, or the log's length).
+    fn state_numbers(&self) -> usize;
+
+    /// [`Limiter::explain`] then [`Limiter::check`].
+    fn check_explained(
+        &mut self,
+        now: u64,
+        cost: u32,
+    ) -> Result<(Decision, Explanation), CheckError> {
+        let e = self.explain(now, cost)?;
+        let d = self.check(now, cost)?;
+        Ok((d, e))
+    }
+
+    /// The response a request of cost 1 arriving at `now` would get: status,
+    /// `Retry-After`, `RateLimit-Policy`, `RateLimit`.
+    fn headers(&self, now: u64) -> Result<Headers, CheckError> {
+        Ok(self.peek(now, 1)?.headers(&self.policy()))
+    }
+}

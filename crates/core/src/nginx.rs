@@ -1,0 +1,309 @@
+//! nginx `limit_req`, with nginx's own integer arithmetic.
+//!
+//! State per key: `excess` in 1/1000 request and `last` in ms. The first request
+//! passes with excess 0. Later ones: `excess = max(0, excess − rate·Δms/1000 + 1000)`
+//! where `rate` is in 1/1000 request per second; if `excess > burst·1000` the request
+//! is rejected and nothing changes; else the excess is stored and the request is
+//! delayed `(excess − delay·1000) · 1000 / rate` ms when `excess > delay·1000`
+//! (nginx computes the delay in that order). `nodelay` is a delay of infinity.
+//!
+//! nginx's `burst=5` admits 6 requests at once: the burst counts the requests on top
+//! of the first. The millirequest rate is `limit · 1 000 000 / period_ms` rounded
+//! down, as nginx rounds `100r/m` to 1666 millirequests per second; when the rate is
+//! a whole number of requests per second nothing is rounded, and then `nodelay`
+//! decides exactly as GCRA with `burst + 1`.
+
+use alloc::format;
+use alloc::vec;
+
+use crate::decision::{Decision, Policy};
+use crate::error::CheckError;
+use crate::exact::{Amount, Frac, Ms};
+use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
+use crate::params::{check_cost, check_time, Rate, MAX_COUNT};
+use crate::snapshot::Snapshot;
+use crate::{Limiter, ParamError};
+
+/// nginx `limit_req` for one key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nginx {
+    limit: u64,
+    period: u64,
+    /// Millirequests per second (nginx's `ctx->rate`).
+    rate: u64,
+    /// `burst · 1000`.
+    burst: u64,
+    /// `delay · 1000`, or `None` for `nodelay`.
+    delay: Option<u64>,
+    excess: u64,
+    /// Time of the last accepted request; `None` before the first.
+    last: Option<u64>,
+    seen: u64,
+}
+
+struct Outcome {
+    excess: u64,
+    decision: Decision,
+}
+
+impl Nginx {
+    /// `limit_req` with `rate = limit / period`, `burst` extra requests admitted at
+    /// once, and requests delayed once the excess passes `delay` (`None` = `nodelay`).
+    pub fn new(rate: Rate, burst: u64, delay: Option<u64>) -> Result<Nginx, ParamError> {
+        let milli = rate.limit() as u128 * 1_000_000 / rate.period_ms() as u128;
+        if milli == 0 {
+            return Err(ParamError::Unrepresentable {
+                field: "period_ms",
+                reason: "nginx needs a rate of at least 0.001 requests per second (limit · 1000000 / period_ms ≥ 1)",
+            });
+        }
+        let check = |field, v: u64| {
+            if v > MAX_COUNT {
+                Err(ParamError::TooLarge {
+                    field,
+                    value: v,
+                    max: MAX_COUNT,
+                })
+            } else {
+                Ok(v * 1000)
+            }
+        };
+        Ok(Nginx {
+            limit: rate.limit(),
+            period: rate.period_ms(),
+            rate: milli as u64,
+            burst: check("burst", burst)?,
+            delay: delay.map(|d| check("delay", d)).transpose()?,
+            excess: 0,
+            last: None,
+            seen: 0,
+        })
+    }
+
+    /// What nginx drains in `ms` milliseconds, rounded down as nginx does.
+    fn drained(&self, ms: u64) -> u128 {
+        self.rate as u128 * ms as u128 / 1000
+    }
+
+    /// The excess a request of `cost` arriving at `now` would carry.
+    fn excess_at(&self, now: u64, cost: u32) -> u128 {
+        let added = cost as u128 * 1000;
+        match self.last {
+            None => added - 1000,
+            Some(last) => (self.excess as u128 + added).saturating_sub(self.drained(now - last)),
+        }
+    }
+
+    /// ms from `now` until a request of `cost` would be admitted (0 if it is now).
+    fn until_admitted(&self, now: u64, cost: u32) -> u64 {
+        let Some(last) = self.last else { return 0 };
+        let need = (self.excess as u128 + cost as u128 * 1000).saturating_sub(self.burst as u128);
+        // Smallest elapsed e with rate · e / 1000 ≥ need, i.e. rate · e ≥ 1000 · need.
+        let elapsed = (need * 1000).div_ceil(self.rate as u128);
+        let at = last as u128 + elapsed;
+        u64::try_from(at.saturating_sub(now as u128)).unwrap_or(u64::MAX)
+    }
+
+    fn decide(&self, now: u64, cost: u32) -> Result<Outcome, CheckError> {
+        check_time(self.seen, now)?;
+        check_cost(cost, self.burst / 1000 + 1)?;
+        let excess = self.excess_at(now, cost);
+        let allowed = excess <= self.burst as u128;
+        let wait = match self.delay {
+            Some(d) if allowed && excess > d as u128 => {
+                let ms = (excess - d as u128) * 1000 / self.rate as u128;
+                Ms::from_ms(u64::try_from(ms).unwrap_or(u64::MAX))
+            }
+            _ => Ms::ZERO,
+        };
+        // The state after: a rejection changes nothing.
+        let (stored, last) = if allowed {
+            (excess as u64, now)
+        } else {
+            (self.excess, self.last.unwrap_or(now))
+        };
+        let after = Nginx {
+            excess: stored,
+            last: if allowed { Some(last) } else { self.last },
+            ..self.clone()
+        };
+        // Requests admitted at once right after: excess + k·1000 ≤ burst.
+        let next = after.excess_at(now, 1);
+        let remaining = if next > self.burst as u128 {
+            0
+        } else {
+            (self.burst as u128 - next) / 1000 + 1
+        };
+        let reset = if remaining > self.burst as u128 / 1000 {
+            Ms::ZERO
+        } else {
+            // One more fits when the next request's excess drops by enough.
+            Ms::from_ms(after.until_admitted(now, remaining as u32 + 1))
+        };
+        Ok(Outcome {
+            excess: stored,
+            decision: Decision {
+                allowed,
+                wait,
+                retry_after: if allowed {
+                    Ms::ZERO
+                } else {
+                    Ms::from_ms(self.until_admitted(now, cost))
+                },
+                reset,
+                remaining: Frac::whole(remaining),
+            },
+        })
+    }
+
+    fn requests(milli: u128) -> Value {
+        Value::Amount(Amount::new(milli, 1000))
+    }
+}
+
+impl Limiter for Nginx {
+    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        let o = self.decide(now, cost)?;
+        if o.decision.allowed {
+            self.excess = o.excess;
+            self.last = Some(now);
+        }
+        self.seen = now;
+        Ok(o.decision)
+    }
+
+    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        self.decide(now, cost).map(|o| o.decision)
+    }
+
+    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
+        let o = self.decide(now, cost)?;
+        let d = o.decision;
+        let excess = self.excess_at(now, cost);
+        let state = |excess: u64, last: Option<u64>| {
+            vec![
+                Field::new("excess", Self::requests(excess as u128)),
+                Field::new(
+                    "last",
+                    last.map_or(Value::None, |l| Value::Time(Ms::from_ms(l))),
+                ),
+            ]
+        };
+        let formula = match self.last {
+            None => "first request".into(),
+            Some(last) => format!(
+                "max(0, {} − {}/s · {} + {})",
+                Amount::new(self.excess as u128, 1000),
+                Amount::new(self.rate as u128, 1000),
+                Ms::from_ms(now - last),
+                cost
+            ),
+        };
+        Ok(Explanation {
+            at: Ms::from_ms(now),
+            cost,
+            before: state(self.excess, self.last),
+            steps: vec![Step {
+                when: None,
+                set: "excess",
+                formula: Some(formula),
+                to: Self::requests(excess),
+            }],
+            test: Comparison {
+                label: "excess",
+                lhs: Self::requests(excess),
+                op: Op::Le,
+                rhs: Value::Count(self.burst / 1000),
+                holds: d.allowed,
+            },
+            verdict: match (d.allowed, d.wait.is_zero()) {
+                (false, _) => Verdict::Deny,
+                (true, true) => Verdict::Allow,
+                (true, false) => Verdict::Delay(d.wait),
+            },
+            after: if d.allowed {
+                state(o.excess, Some(now))
+            } else {
+                state(self.excess, self.last)
+            },
+        })
+    }
+
+    fn snapshot(&self, now: u64) -> Snapshot {
+        let now = now.max(self.seen);
+        let excess = match self.last {
+            None => 0,
+            Some(last) => (self.excess as u128).saturating_sub(self.drained(now - last)),
+        };
+        Snapshot::Nginx {
+            excess: Amount::new(excess, 1000),
+            burst: self.burst / 1000,
+            delay: self.delay.map(|d| d / 1000),
+            seen: self.last.is_some(),
+        }
+    }
+
+    fn policy(&self) -> Policy {
+        Policy {
+            limit: self.limit,
+            window_ms: self.period,
+        }
+    }
+
+    fn is_at_rest(&self, now: u64) -> bool {
+        // A request now would start from excess 0, exactly like a new key.
+        self.excess_at(now.max(self.seen), 1) == 0
+    }
+
+    fn state_numbers(&self) -> usize {
+        2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    fn ngx(limit: u64, period: u64, burst: u64, delay: Option<u64>) -> Nginx {
+        Nginx::new(Rate::new(limit, period).unwrap(), burst, delay).unwrap()
+    }
+
+    #[test]
+    fn burst_5_admits_6_at_once() {
+        let mut n = ngx(1, 1000, 5, None);
+        let passed = (0..10).filter(|_| n.check(0, 1).unwrap().allowed).count();
+        assert_eq!(passed, 6);
+    }
+
+    #[test]
+    fn without_nodelay_requests_wait() {
+        let mut n = ngx(2, 1000, 5, Some(0));
+        let waits: alloc::vec::Vec<u64> = (0..6)
+            .map(|_| n.check(0, 1).unwrap().wait.ceil_ms())
+            .collect();
+        assert_eq!(waits, [0, 500, 1000, 1500, 2000, 2500]);
+        let e = n.explain(0, 1).unwrap();
+        assert_eq!(
+            e.to_string(),
+            "0 s: excess := max(0, 5 − 2/s · 0 s + 1) = 6; excess 6 > 5 → deny"
+        );
+    }
+
+    #[test]
+    fn rounds_like_nginx() {
+        // 100r/m is 1666 millirequests per second in nginx, not 1666.67.
+        let n = ngx(100, 60_000, 0, None);
+        assert_eq!(n.rate, 1666);
+        assert!(Nginx::new(Rate::new(1, 10_000_000).unwrap(), 0, None).is_err());
+    }
+
+    #[test]
+    fn delay_lets_the_first_ones_through_at_once() {
+        let mut n = ngx(1, 1000, 4, Some(2));
+        let waits: alloc::vec::Vec<u64> = (0..5)
+            .map(|_| n.check(0, 1).unwrap().wait.ceil_ms())
+            .collect();
+        assert_eq!(waits, [0, 0, 0, 1000, 2000]);
+    }
+}

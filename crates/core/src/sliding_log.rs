@@ -1,0 +1,277 @@
+//! Sliding log: keep the time of every allowed request in the last W; allow if fewer
+//! than N are inside `(t − W, t]`.
+//!
+//! Promise: never more than N allowed in any window of length W, exactly. Price: up
+//! to N numbers of state per key.
+//!
+//! The teaching variant [`SlidingLog::logging_blocked`] also logs denied requests,
+//! as some snippets do. It is wrong on purpose: a client that keeps sending at or
+//! above the limit is then blocked forever, because its own denied requests keep
+//! the log full. Its memory is bounded by the requests in one window, not by N.
+
+use alloc::collections::VecDeque;
+use alloc::format;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::decision::{Decision, Policy};
+use crate::error::CheckError;
+use crate::exact::{Frac, Ms};
+use crate::explain::{Explanation, Field, Step, Value, Verdict};
+use crate::fixed_window::fits;
+use crate::params::{check_cost, check_time, Rate};
+use crate::snapshot::Snapshot;
+use crate::Limiter;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry {
+    t: u64,
+    allowed: bool,
+}
+
+/// Sliding log. State: the times of the requests inside the window (at most N).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlidingLog {
+    limit: u64,
+    window: u64,
+    log_blocked: bool,
+    entries: VecDeque<Entry>,
+    last: u64,
+}
+
+struct Outcome {
+    expired: usize,
+    decision: Decision,
+    /// Entries appended (cost of them), if any.
+    appended: Option<Entry>,
+}
+
+impl SlidingLog {
+    /// N requests in any window of W = `rate.period_ms()`.
+    pub fn new(rate: Rate) -> SlidingLog {
+        SlidingLog {
+            limit: rate.limit(),
+            window: rate.period_ms(),
+            log_blocked: false,
+            entries: VecDeque::new(),
+            last: 0,
+        }
+    }
+
+    /// The teaching variant that also logs denied requests (wrong on purpose).
+    pub fn logging_blocked(rate: Rate) -> SlidingLog {
+        SlidingLog {
+            log_blocked: true,
+            ..SlidingLog::new(rate)
+        }
+    }
+
+    /// Whether this is the teaching variant.
+    pub fn logs_blocked(&self) -> bool {
+        self.log_blocked
+    }
+
+    /// How many entries the log holds right now (for memory bounds).
+    pub fn stored_entries(&self) -> usize {
+        self.entries.len()
+    }
+
+    #[inline]
+    fn expires_by(&self, e: &Entry, now: u64) -> bool {
+        e.t as u128 + self.window as u128 <= now as u128
+    }
+
+    /// Entries that have left `(now − W, now]`, counted from the oldest.
+    #[inline]
+    fn expired(&self, now: u64) -> usize {
+        self.entries
+            .iter()
+            .take_while(|e| self.expires_by(e, now))
+            .count()
+    }
+
+    fn decide(&self, now: u64, cost: u32) -> Result<Outcome, CheckError> {
+        check_time(self.last, now)?;
+        check_cost(cost, self.limit)?;
+        let expired = self.expired(now);
+        let live = (self.entries.len() - expired) as u64;
+        let allowed = live + cost as u64 <= self.limit;
+        let appended = (allowed || self.log_blocked).then_some(Entry { t: now, allowed });
+        let after = live + appended.map_or(0, |_| cost as u64);
+        // The k-th oldest entry after this request (0-based), appended ones last.
+        let nth_after = |k: u64| -> u64 {
+            if k < live {
+                self.entries.get(expired + k as usize).map_or(now, |e| e.t)
+            } else {
+                now
+            }
+        };
+        let until_expiry = |t: u64| Ms(Frac::new(t as u128 + self.window as u128 - now as u128, 1));
+        let retry_after = if allowed {
+            Ms::ZERO
+        } else {
+            // `after + cost − N` entries must expire first; the last of them decides.
+            until_expiry(nth_after(after + cost as u64 - self.limit - 1))
+        };
+        let reset = if after == 0 {
+            Ms::ZERO
+        } else {
+            until_expiry(nth_after(0))
+        };
+        Ok(Outcome {
+            expired,
+            decision: Decision {
+                allowed,
+                wait: Ms::ZERO,
+                retry_after,
+                reset,
+                remaining: Frac::whole(self.limit.saturating_sub(after) as u128),
+            },
+            appended,
+        })
+    }
+
+    fn times(entries: impl Iterator<Item = u64>) -> Value {
+        Value::Times(entries.map(Ms::from_ms).collect())
+    }
+}
+
+impl Limiter for SlidingLog {
+    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        let o = self.decide(now, cost)?;
+        self.entries.drain(..o.expired);
+        if let Some(e) = o.appended {
+            for _ in 0..cost {
+                self.entries.push_back(e);
+            }
+        }
+        self.last = now;
+        Ok(o.decision)
+    }
+
+    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        self.decide(now, cost).map(|o| o.decision)
+    }
+
+    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
+        let o = self.decide(now, cost)?;
+        let live: Vec<u64> = self.entries.iter().skip(o.expired).map(|e| e.t).collect();
+        let mut steps = vec![];
+        if o.expired > 0 {
+            steps.push(Step {
+                when: None,
+                set: "len",
+                formula: Some(format!(
+                    "{} − {} expired (≤ {})",
+                    self.entries.len(),
+                    o.expired,
+                    Ms::from_ms(now - self.window)
+                )),
+                to: Value::Count(live.len() as u64),
+            });
+        }
+        let mut after = live.clone();
+        if o.appended.is_some() {
+            after.extend(core::iter::repeat_n(now, cost as usize));
+        }
+        Ok(Explanation {
+            at: Ms::from_ms(now),
+            cost,
+            before: vec![Field::new(
+                "log",
+                Self::times(self.entries.iter().map(|e| e.t)),
+            )],
+            steps,
+            test: fits(
+                "len",
+                live.len() as u64,
+                cost,
+                self.limit,
+                o.decision.allowed,
+            ),
+            verdict: if o.decision.allowed {
+                Verdict::Allow
+            } else {
+                Verdict::Deny
+            },
+            after: vec![Field::new("log", Self::times(after.into_iter()))],
+        })
+    }
+
+    fn snapshot(&self, now: u64) -> Snapshot {
+        let now = now.max(self.last);
+        Snapshot::SlidingLog {
+            entries: self
+                .entries
+                .iter()
+                .filter(|e| !self.expires_by(e, now))
+                .map(|e| (Ms::from_ms(e.t), e.allowed))
+                .collect(),
+            window: Ms::from_ms(self.window),
+            limit: self.limit,
+        }
+    }
+
+    fn policy(&self) -> Policy {
+        Policy {
+            limit: self.limit,
+            window_ms: self.window,
+        }
+    }
+
+    fn is_at_rest(&self, now: u64) -> bool {
+        self.expired(now.max(self.last)) == self.entries.len()
+    }
+
+    fn state_numbers(&self) -> usize {
+        self.entries.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn the_window_is_half_open() {
+        let mut l = SlidingLog::new(Rate::new(1, 1000).unwrap());
+        assert!(l.check(0, 1).unwrap().allowed);
+        let d = l.check(999, 1).unwrap();
+        assert!(!d.allowed);
+        assert_eq!(d.retry_after, Ms::from_ms(1));
+        // (1000 − 1000, 1000] excludes 0.
+        assert!(l.check(1000, 1).unwrap().allowed);
+    }
+
+    #[test]
+    fn explains_expiry() {
+        let mut l = SlidingLog::new(Rate::new(2, 1000).unwrap());
+        l.check(100, 1).unwrap();
+        l.check(200, 1).unwrap();
+        let e = l.explain(1150, 1).unwrap();
+        assert_eq!(
+            e.to_string(),
+            "1.15 s: len := 2 − 1 expired (≤ 0.15 s) = 1; len 1 < 2 → allow"
+        );
+    }
+
+    #[test]
+    fn logging_blocked_requests_blocks_a_persistent_client_forever() {
+        let rate = Rate::new(2, 1000).unwrap();
+        let mut right = SlidingLog::new(rate);
+        let mut wrong = SlidingLog::logging_blocked(rate);
+        let mut passed = (0, 0);
+        // A request every 400 ms: 2.5 per second against a limit of 2 per second.
+        for i in 0..50 {
+            let t = i * 400;
+            passed.0 += right.check(t, 1).unwrap().allowed as u32;
+            passed.1 += wrong.check(t, 1).unwrap().allowed as u32;
+        }
+        assert_eq!(passed.0, 34, "the right log passes two of every three");
+        assert_eq!(
+            passed.1, 2,
+            "the wrong log passes the first two, then nothing"
+        );
+    }
+}

@@ -1,0 +1,356 @@
+//! Sliding window counter (Cloudflare, 2017): two clock-aligned counters, and the
+//! previous one weighted by how much of it still overlaps the sliding window.
+//!
+//! Allow if `prev · (1 − elapsed) + curr < N`, with `elapsed = (t − w·W) / W`,
+//! computed exactly as `prev · (W − (t − w·W)) + curr · W < N · W`.
+//!
+//! Promise: an estimate. It assumes the previous window's requests were spread
+//! evenly, so it can allow more than N in a sliding window (when they came late) or
+//! fewer (when they came early). Three numbers of state per key.
+
+use alloc::format;
+use alloc::vec;
+
+use crate::decision::{Decision, Policy};
+use crate::error::CheckError;
+use crate::exact::{Amount, Frac, Ms};
+use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
+use crate::params::{check_cost, check_time, Rate};
+use crate::snapshot::Snapshot;
+use crate::Limiter;
+
+/// Sliding window counter. State: the window index, `prev` and `curr`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlidingWindowCounter {
+    limit: u64,
+    window: u64,
+    index: u64,
+    /// `(index + 1) · W`, cached so that a request in the same window needs no division.
+    end: u128,
+    prev: u64,
+    curr: u64,
+    last: u64,
+}
+
+#[derive(Clone, Copy)]
+struct Roll {
+    index: u64,
+    end: u128,
+    prev: u64,
+    curr: u64,
+}
+
+impl Roll {
+    /// `t − w·W`: how far into the current window `now` is.
+    fn elapsed(&self, now: u64, window: u64) -> u128 {
+        now as u128 + window as u128 - self.end
+    }
+
+    /// `prev · (W − elapsed)`: the previous window's weighted share, times W.
+    fn weighted_prev(&self, now: u64, window: u64) -> u128 {
+        self.prev as u128 * (window as u128 - self.elapsed(now, window))
+    }
+}
+
+impl SlidingWindowCounter {
+    /// About N requests per sliding window of W = `rate.period_ms()`.
+    pub fn new(rate: Rate) -> SlidingWindowCounter {
+        SlidingWindowCounter {
+            limit: rate.limit(),
+            window: rate.period_ms(),
+            index: 0,
+            end: rate.period_ms() as u128,
+            prev: 0,
+            curr: 0,
+            last: 0,
+        }
+    }
+
+    #[inline]
+    fn roll(&self, now: u64) -> Roll {
+        if (now as u128) < self.end {
+            Roll {
+                index: self.index,
+                end: self.end,
+                prev: self.prev,
+                curr: self.curr,
+            }
+        } else {
+            let index = now / self.window;
+            Roll {
+                index,
+                end: (index as u128 + 1) * self.window as u128,
+                prev: if index == self.index + 1 {
+                    self.curr
+                } else {
+                    0
+                },
+                curr: 0,
+            }
+        }
+    }
+
+    #[inline]
+    fn decide(&self, now: u64, cost: u32) -> Result<(Roll, Decision), CheckError> {
+        check_time(self.last, now)?;
+        check_cost(cost, self.limit)?;
+        let w = self.window as u128;
+        let nw = self.limit as u128 * w;
+        let mut r = self.roll(now);
+        let weighted = r.weighted_prev(now, self.window);
+        // As if `cost` unit requests came one after another: the last must still fit.
+        let allowed = weighted + (r.curr as u128 + cost as u128 - 1) * w < nw;
+        if allowed {
+            r.curr += cost as u64;
+        }
+        // Unit requests that would still pass now: ceil(slack / W).
+        let slack = nw.saturating_sub(weighted + r.curr as u128 * w);
+        let retry_after = if allowed {
+            Ms::ZERO
+        } else {
+            Ms::from_ms(self.retry_after(&r, now, cost))
+        };
+        Ok((
+            r,
+            Decision {
+                allowed,
+                wait: Ms::ZERO,
+                retry_after,
+                reset: Ms(Frac::new(r.end - now as u128, 1)),
+                remaining: Frac::new(slack + w - 1, self.window),
+            },
+        ))
+    }
+
+    /// The first whole millisecond at which a request of `cost` would pass, counted
+    /// from `now`, if nothing else arrives. Only called for a denied request.
+    fn retry_after(&self, r: &Roll, now: u64, cost: u32) -> u64 {
+        let w = self.window as u128;
+        let n = self.limit as u128;
+        let c = cost as u128 - 1;
+        // Smallest elapsed e' with prev · (W − e') < X, or None if no e' < W works.
+        let first_fit = |prev: u128, x: u128| -> Option<u128> {
+            if x == 0 {
+                return None;
+            }
+            if prev == 0 {
+                return Some(0);
+            }
+            let e = (w + 1).saturating_sub(x.div_ceil(prev));
+            (e < w).then_some(e)
+        };
+        let e_now = r.elapsed(now, self.window);
+        let this_window = (r.curr as u128 + c < n)
+            .then(|| first_fit(r.prev as u128, (n - r.curr as u128 - c) * w))
+            .flatten()
+            .filter(|&e| e >= e_now);
+        let dt = match this_window {
+            Some(e) => e - e_now,
+            None => {
+                // The next window: prev' = curr, curr' = 0. If no elapsed time in it
+                // fits, the one after it (prev'' = 0) does, at its start.
+                let to_next = r.end - now as u128;
+                to_next + first_fit(r.curr as u128, (n - c) * w).unwrap_or(w)
+            }
+        };
+        u64::try_from(dt).unwrap_or(u64::MAX)
+    }
+
+    fn estimate(&self, r: &Roll, now: u64) -> Amount {
+        Amount::new(
+            r.weighted_prev(now, self.window) + r.curr as u128 * self.window as u128,
+            self.window,
+        )
+    }
+}
+
+impl Limiter for SlidingWindowCounter {
+    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        let (r, d) = self.decide(now, cost)?;
+        self.index = r.index;
+        self.end = r.end;
+        self.prev = r.prev;
+        self.curr = r.curr;
+        self.last = now;
+        Ok(d)
+    }
+
+    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        self.decide(now, cost).map(|(_, d)| d)
+    }
+
+    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
+        let (after, d) = self.decide(now, cost)?;
+        let r = self.roll(now);
+        let mut steps = vec![];
+        if r.index != self.index {
+            let moved = Comparison {
+                label: "window",
+                lhs: Value::Window(r.index),
+                op: Op::Ne,
+                rhs: Value::Window(self.index),
+                holds: true,
+            };
+            steps.push(Step {
+                when: Some(moved),
+                set: "prev",
+                formula: Some(if r.index == self.index + 1 {
+                    "curr".into()
+                } else {
+                    "0 (more than one window passed)".into()
+                }),
+                to: Value::Count(r.prev),
+            });
+            steps.push(Step {
+                when: None,
+                set: "curr",
+                formula: None,
+                to: Value::Count(0),
+            });
+        }
+        let elapsed = Amount::new(r.elapsed(now, self.window), self.window);
+        steps.push(Step {
+            when: None,
+            set: "elapsed",
+            formula: Some(format!(
+                "({} − {}) / {}",
+                Ms::from_ms(now),
+                Ms(Frac::new(r.end - self.window as u128, 1)),
+                Ms::from_ms(self.window)
+            )),
+            to: Value::Amount(elapsed),
+        });
+        let estimate = self.estimate(&r, now);
+        steps.push(Step {
+            when: None,
+            set: "estimate",
+            formula: Some(format!("{} · (1 − {}) + {}", r.prev, elapsed, r.curr)),
+            to: Value::Amount(estimate),
+        });
+        let test = if cost == 1 {
+            Comparison {
+                label: "estimate",
+                lhs: Value::Amount(estimate),
+                op: Op::Lt,
+                rhs: Value::Count(self.limit),
+                holds: d.allowed,
+            }
+        } else {
+            Comparison {
+                label: "estimate + cost − 1",
+                lhs: Value::Amount(Amount::new(
+                    estimate.0.num() + (cost as u128 - 1) * self.window as u128,
+                    self.window,
+                )),
+                op: Op::Lt,
+                rhs: Value::Count(self.limit),
+                holds: d.allowed,
+            }
+        };
+        let state = |index: u64, prev: u64, curr: u64| {
+            vec![
+                Field::new("window", Value::Window(index)),
+                Field::new("prev", Value::Count(prev)),
+                Field::new("curr", Value::Count(curr)),
+            ]
+        };
+        Ok(Explanation {
+            at: Ms::from_ms(now),
+            cost,
+            before: state(self.index, self.prev, self.curr),
+            steps,
+            test,
+            verdict: if d.allowed {
+                Verdict::Allow
+            } else {
+                Verdict::Deny
+            },
+            after: state(after.index, after.prev, after.curr),
+        })
+    }
+
+    fn snapshot(&self, now: u64) -> Snapshot {
+        let now = now.max(self.last);
+        let r = self.roll(now);
+        Snapshot::SlidingWindowCounter {
+            start: Ms(Frac::new(r.end - self.window as u128, 1)),
+            window: Ms::from_ms(self.window),
+            prev: r.prev,
+            curr: r.curr,
+            estimate: self.estimate(&r, now),
+            limit: self.limit,
+        }
+    }
+
+    fn policy(&self) -> Policy {
+        Policy {
+            limit: self.limit,
+            window_ms: self.window,
+        }
+    }
+
+    fn is_at_rest(&self, now: u64) -> bool {
+        let r = self.roll(now.max(self.last));
+        r.prev == 0 && r.curr == 0
+    }
+
+    fn state_numbers(&self) -> usize {
+        3
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    fn swc(limit: u64, period: u64) -> SlidingWindowCounter {
+        SlidingWindowCounter::new(Rate::new(limit, period).unwrap())
+    }
+
+    #[test]
+    fn weights_the_previous_window() {
+        let mut l = swc(10, 1000);
+        for i in 0..10 {
+            assert!(l.check(900 + i, 1).unwrap().allowed);
+        }
+        // At 1500, prev = 10 weighs 10 · 0.5 = 5: five more fit.
+        for i in 0..5 {
+            assert!(l.check(1500, 1).unwrap().allowed, "request {i}");
+        }
+        let d = l.check(1500, 1).unwrap();
+        assert!(!d.allowed);
+        // 10 · (1000 − e)/1000 + 5 < 10 ⟺ e > 500: the first whole ms is 501.
+        assert_eq!(d.retry_after, Ms::from_ms(1));
+        assert!(l.check(1501, 1).unwrap().allowed);
+    }
+
+    #[test]
+    fn retry_after_is_the_first_ms_that_passes() {
+        let mut l = swc(3, 1000);
+        for t in [10, 20, 30] {
+            l.check(t, 1).unwrap();
+        }
+        let d = l.check(40, 1).unwrap();
+        assert!(!d.allowed);
+        let at = 40 + d.retry_after.ceil_ms();
+        // Just before fails, at passes.
+        assert!(!l.peek(at - 1, 1).unwrap().allowed);
+        assert!(l.peek(at, 1).unwrap().allowed);
+    }
+
+    #[test]
+    fn explains_the_estimate() {
+        let mut l = swc(5, 10_000);
+        for t in [2000, 7000, 8000, 9000, 9500] {
+            l.check(t, 1).unwrap();
+        }
+        let e = l.explain(10_100, 1).unwrap();
+        assert_eq!(
+            e.to_string(),
+            "10.1 s: window 1 ≠ 0 → prev := curr = 5; curr := 0; \
+             elapsed := (10.1 s − 10 s) / 10 s = 0.01; \
+             estimate := 5 · (1 − 0.01) + 0 = 4.95; estimate 4.95 < 5 → allow"
+        );
+    }
+}

@@ -1,0 +1,237 @@
+//! Token bucket, exact: capacity b, refill r = limit / period tokens per ms, full at
+//! time 0, refilled lazily on each request.
+//!
+//! Tokens are kept in units of `1 / period` token, so `r · Δt` is the integer
+//! `limit · Δt` and nothing is ever rounded: a request that finds exactly one token
+//! passes (the float snippet it is often copied as does not, see
+//! [`crate::FloatTokenBucket`]).
+//!
+//! Promise: never more than `b + r·T` allowed in any interval of length T. Same
+//! decisions as GCRA with `burst = b` on every stream. Two numbers of state per key.
+
+use alloc::format;
+use alloc::vec;
+
+use crate::decision::{Decision, Policy};
+use crate::error::CheckError;
+use crate::exact::{Amount, Frac, Ms};
+use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
+use crate::params::{check_cost, check_time, count, Rate};
+use crate::snapshot::Snapshot;
+use crate::{Limiter, ParamError};
+
+/// Exact token bucket. State: tokens (scaled) and the time of the last refill.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenBucket {
+    limit: u64,
+    period: u64,
+    capacity: u64,
+    /// Tokens × period.
+    tokens: u128,
+    last: u64,
+}
+
+impl TokenBucket {
+    /// Capacity `burst`, refilling `rate.limit()` tokens per `rate.period_ms()`.
+    pub fn new(rate: Rate, burst: u64) -> Result<TokenBucket, ParamError> {
+        let capacity = count("burst", burst)? as u64;
+        Ok(TokenBucket {
+            limit: rate.limit(),
+            period: rate.period_ms(),
+            capacity,
+            tokens: capacity as u128 * rate.period_ms() as u128,
+            last: 0,
+        })
+    }
+
+    #[inline]
+    fn refilled(&self, now: u64) -> u128 {
+        let full = self.capacity as u128 * self.period as u128;
+        let earned = (now - self.last) as u128 * self.limit as u128;
+        full.min(self.tokens + earned)
+    }
+
+    #[inline]
+    fn decide(&self, now: u64, cost: u32) -> Result<(u128, Decision), CheckError> {
+        check_time(self.last, now)?;
+        check_cost(cost, self.capacity)?;
+        let have = self.refilled(now);
+        let need = cost as u128 * self.period as u128;
+        let allowed = have >= need;
+        let after = if allowed { have - need } else { have };
+        let retry_after = if allowed {
+            Ms::ZERO
+        } else {
+            Ms::scaled(need - have, self.limit)
+        };
+        Ok((
+            after,
+            status(
+                after,
+                self.capacity,
+                self.period,
+                self.limit,
+                allowed,
+                retry_after,
+            ),
+        ))
+    }
+
+    fn amount(&self, scaled: u128) -> Amount {
+        Amount::new(scaled, self.period)
+    }
+}
+
+/// The decision of a bucket holding `tokens` (× `period`) after the request: shared by
+/// the token bucket and GCRA, whose token counts are the same numbers.
+#[inline]
+pub(crate) fn status(
+    tokens: u128,
+    capacity: u64,
+    period: u64,
+    limit: u64,
+    allowed: bool,
+    retry_after: Ms,
+) -> Decision {
+    let full = capacity as u128 * period as u128;
+    // The next whole token arrives when `tokens` reaches the next multiple of period.
+    let reset = if tokens >= full {
+        Ms::ZERO
+    } else {
+        let p = period as u128;
+        let frac = if tokens < 1 << 64 {
+            (tokens as u64 % period) as u128
+        } else {
+            tokens % p
+        };
+        Ms::scaled(p - frac, limit)
+    };
+    Decision {
+        allowed,
+        wait: Ms::ZERO,
+        retry_after,
+        reset,
+        remaining: Frac::new(tokens, period),
+    }
+}
+
+impl Limiter for TokenBucket {
+    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        let (after, d) = self.decide(now, cost)?;
+        self.tokens = after;
+        self.last = now;
+        Ok(d)
+    }
+
+    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
+        self.decide(now, cost).map(|(_, d)| d)
+    }
+
+    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
+        let (after, d) = self.decide(now, cost)?;
+        let have = self.refilled(now);
+        let state = |tokens: u128, last: u64| {
+            vec![
+                Field::new("tokens", Value::Amount(self.amount(tokens))),
+                Field::new("last", Value::Time(Ms::from_ms(last))),
+            ]
+        };
+        let steps = if now == self.last {
+            vec![]
+        } else {
+            vec![Step {
+                when: None,
+                set: "tokens",
+                formula: Some(format!(
+                    "min({}, {} + {} · {}/{})",
+                    self.capacity,
+                    self.amount(self.tokens),
+                    Ms::from_ms(now - self.last),
+                    self.limit,
+                    Ms::from_ms(self.period)
+                )),
+                to: Value::Amount(self.amount(have)),
+            }]
+        };
+        Ok(Explanation {
+            at: Ms::from_ms(now),
+            cost,
+            before: state(self.tokens, self.last),
+            steps,
+            test: Comparison {
+                label: "tokens",
+                lhs: Value::Amount(self.amount(have)),
+                op: Op::Ge,
+                rhs: Value::Count(cost as u64),
+                holds: d.allowed,
+            },
+            verdict: if d.allowed {
+                Verdict::Allow
+            } else {
+                Verdict::Deny
+            },
+            after: state(after, now),
+        })
+    }
+
+    fn snapshot(&self, now: u64) -> Snapshot {
+        Snapshot::TokenBucket {
+            tokens: self.amount(self.refilled(now.max(self.last))),
+            capacity: self.capacity,
+            per_token: Ms::scaled(self.period as u128, self.limit),
+        }
+    }
+
+    fn policy(&self) -> Policy {
+        Policy {
+            limit: self.limit,
+            window_ms: self.period,
+        }
+    }
+
+    fn is_at_rest(&self, now: u64) -> bool {
+        self.refilled(now.max(self.last)) == self.capacity as u128 * self.period as u128
+    }
+
+    fn state_numbers(&self) -> usize {
+        2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn exactly_one_token_passes() {
+        // 0.5 tokens per second, capacity 5: the golden parameters.
+        let mut b = TokenBucket::new(Rate::new(5, 10_000).unwrap(), 5).unwrap();
+        for t in [2000, 7000, 8000, 9000, 9500, 9800, 10_100] {
+            assert!(b.check(t, 1).unwrap().allowed);
+        }
+        // 10.4 s: 0.7 tokens; 10.7 s: 0.85; 11.0 s: exactly 1.
+        assert!(!b.check(10_400, 1).unwrap().allowed);
+        assert!(!b.check(10_700, 1).unwrap().allowed);
+        let e = b.explain(11_000, 1).unwrap();
+        assert_eq!(
+            e.to_string(),
+            "11 s: tokens := min(5, 0.85 + 0.3 s · 5/10 s) = 1; tokens 1 ≥ 1 → allow"
+        );
+        assert!(b.check(11_000, 1).unwrap().allowed);
+    }
+
+    #[test]
+    fn retry_after_and_reset_are_exact() {
+        // 3 per 10 s: one token every 3333⅓ ms.
+        let mut b = TokenBucket::new(Rate::new(3, 10_000).unwrap(), 1).unwrap();
+        assert!(b.check(0, 1).unwrap().allowed);
+        let d = b.check(1000, 1).unwrap();
+        assert!(!d.allowed);
+        assert_eq!(d.retry_after, Ms::scaled(7000, 3));
+        assert_eq!(d.retry_after.ceil_ms(), 2334);
+        assert_eq!(d.reset, d.retry_after);
+        assert!(!b.peek(1000 + 2333, 1).unwrap().allowed);
+        assert!(b.peek(1000 + 2334, 1).unwrap().allowed);
+    }
+}
