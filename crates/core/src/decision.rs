@@ -23,7 +23,8 @@ pub struct Decision {
     /// How long until [`Decision::remaining`] grows: the end of the window for the
     /// fixed windows, the next token for the buckets and GCRA, the oldest entry's
     /// expiry for the sliding log, the next free slot for the queue and nginx. Zero
-    /// when nothing is used.
+    /// when nothing is used. The sliding window counter reports the end of its
+    /// current window (where its counters roll); its estimate decays continuously.
     pub reset: Ms,
     /// `floor` of this is the number of unit requests that would still pass right now
     /// (after this decision). Kept as a fraction so that making a decision never

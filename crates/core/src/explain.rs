@@ -26,8 +26,8 @@ pub enum Value {
     /// A float, as the teaching float bucket computes it (printed in full, so that
     /// `0.9999999999999999` shows).
     Float(f64),
-    /// A list of times (the sliding log).
-    Times(Vec<Ms>),
+    /// A sliding log: times, each with how many requests it holds.
+    Log(Vec<(Ms, u32)>),
     /// Nothing yet (no window opened, no request seen).
     None,
 }
@@ -39,13 +39,16 @@ impl fmt::Display for Value {
             Value::Amount(a) => write!(f, "{a}"),
             Value::Time(t) | Value::Duration(t) => write!(f, "{t}"),
             Value::Float(x) => write!(f, "{x:?}"),
-            Value::Times(ts) => {
+            Value::Log(ts) => {
                 f.write_str("[")?;
-                for (i, t) in ts.iter().enumerate() {
+                for (i, (t, n)) in ts.iter().enumerate() {
                     if i > 0 {
                         f.write_str(", ")?;
                     }
                     Ms::write_secs(*t, f)?;
+                    if *n > 1 {
+                        write!(f, "×{n}")?;
+                    }
                 }
                 f.write_str("]")
             }

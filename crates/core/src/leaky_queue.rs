@@ -20,6 +20,9 @@ use crate::params::{check_cost, check_time, count, Rate};
 use crate::snapshot::Snapshot;
 use crate::{Limiter, ParamError};
 
+/// At most this many departures are listed in a snapshot.
+pub const MAX_DRAWN: usize = 256;
+
 /// Leaky bucket as a queue. State: `next_out`, in units of 1/limit ms.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeakyQueue {
@@ -82,10 +85,17 @@ impl LeakyQueue {
             let x = ahead - self.full();
             Ms::from_ms(u64::try_from(x / self.limit as u128 + 1).unwrap_or(u64::MAX))
         };
+        // Unit requests that would still be queued right now: the k-th (0-based) is
+        // accepted while `after + k·gap < capacity · gap`, so ceil((full − after) / gap).
+        let room = self.full().saturating_sub(after);
+        let remaining = Frac::new(if room == 0 { 0 } else { room + p - 1 }, self.period);
+        // One more fits once `after` (shrinking by `limit` per ms) drops below
+        // `full − remaining · gap`: strictly after `z / limit` ms.
         let reset = if after == 0 {
             Ms::ZERO
         } else {
-            self.ms((after - 1) % p + 1)
+            let z = after + remaining.floor() as u128 * p - self.full();
+            self.ms(z + 1)
         };
         Ok(Outcome {
             out,
@@ -95,7 +105,7 @@ impl LeakyQueue {
                 wait: if allowed { self.ms(occupied) } else { Ms::ZERO },
                 retry_after,
                 reset,
-                remaining: Frac::new(self.full() - after.min(self.full()), self.period),
+                remaining,
             },
         })
     }
@@ -163,14 +173,18 @@ impl Limiter for LeakyQueue {
     fn snapshot(&self, now: u64) -> Snapshot {
         let t = now.max(self.last) as u128 * self.limit as u128;
         let p = self.period as u128;
-        let mut departures: Vec<Ms> = (1..=self.capacity as u128)
-            .map_while(|k| {
-                let d = self.next_out.checked_sub(k * p)?;
-                (d > t).then(|| self.ms(d))
-            })
-            .collect();
-        departures.reverse();
+        // Slots leave at next_out − k·gap (k ≥ 1); those after `now` are waiting.
+        let waiting = self
+            .next_out
+            .saturating_sub(t)
+            .div_ceil(p)
+            .saturating_sub(1);
+        // Drawing needs the first few; a huge queue is summarised by `waiting`.
+        let shown = waiting.min(MAX_DRAWN as u128);
+        let first = self.next_out - waiting * p;
+        let departures: Vec<Ms> = (0..shown).map(|k| self.ms(first + k * p)).collect();
         Snapshot::LeakyQueue {
+            waiting: u64::try_from(waiting).unwrap_or(u64::MAX),
             departures,
             next_out: self.ms(self.next_out),
             gap: self.ms(p),

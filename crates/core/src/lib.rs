@@ -89,7 +89,7 @@ pub use nginx::Nginx;
 pub use params::{count as validate_count, Rate, MAX_COUNT, MAX_PERIOD_MS};
 pub use sliding_log::SlidingLog;
 pub use sliding_window_counter::SlidingWindowCounter;
-pub use snapshot::Snapshot;
+pub use snapshot::{LogEntry, Snapshot};
 pub use token_bucket::TokenBucket;
 
 /// A rate limiter for one key, on a virtual clock of integer milliseconds.

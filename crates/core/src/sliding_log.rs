@@ -20,12 +20,16 @@ use crate::exact::{Frac, Ms};
 use crate::explain::{Explanation, Field, Step, Value, Verdict};
 use crate::fixed_window::fits;
 use crate::params::{check_cost, check_time, Rate};
-use crate::snapshot::Snapshot;
+use crate::snapshot::{LogEntry, Snapshot};
 use crate::Limiter;
 
+/// Requests logged at one time: `n` of them (a request of cost c counts c times).
+/// Equal times share an entry, so the log never holds more than N entries and a
+/// huge cost is one entry, not a huge allocation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Entry {
     t: u64,
+    n: u32,
     allowed: bool,
 }
 
@@ -36,13 +40,16 @@ pub struct SlidingLog {
     window: u64,
     log_blocked: bool,
     entries: VecDeque<Entry>,
+    /// Sum of `n` over `entries`.
+    total: u64,
     last: u64,
 }
 
 struct Outcome {
-    expired: usize,
+    /// Entries that have expired, and how many requests they held.
+    expired: (usize, u64),
     decision: Decision,
-    /// Entries appended (cost of them), if any.
+    /// The entry to append (or merge into the last one), if any.
     appended: Option<Entry>,
 }
 
@@ -54,6 +61,7 @@ impl SlidingLog {
             window: rate.period_ms(),
             log_blocked: false,
             entries: VecDeque::new(),
+            total: 0,
             last: 0,
         }
     }
@@ -81,30 +89,41 @@ impl SlidingLog {
         e.t as u128 + self.window as u128 <= now as u128
     }
 
-    /// Entries that have left `(now − W, now]`, counted from the oldest.
+    /// Entries that have left `(now − W, now]`, counted from the oldest, and the
+    /// requests they held.
     #[inline]
-    fn expired(&self, now: u64) -> usize {
-        self.entries
-            .iter()
-            .take_while(|e| self.expires_by(e, now))
-            .count()
+    fn expired(&self, now: u64) -> (usize, u64) {
+        let mut k = 0;
+        let mut n = 0;
+        for e in self.entries.iter().take_while(|e| self.expires_by(e, now)) {
+            k += 1;
+            n += e.n as u64;
+        }
+        (k, n)
     }
 
     fn decide(&self, now: u64, cost: u32) -> Result<Outcome, CheckError> {
         check_time(self.last, now)?;
         check_cost(cost, self.limit)?;
         let expired = self.expired(now);
-        let live = (self.entries.len() - expired) as u64;
+        let live = self.total - expired.1;
         let allowed = live + cost as u64 <= self.limit;
-        let appended = (allowed || self.log_blocked).then_some(Entry { t: now, allowed });
+        let appended = (allowed || self.log_blocked).then_some(Entry {
+            t: now,
+            n: cost,
+            allowed,
+        });
         let after = live + appended.map_or(0, |_| cost as u64);
-        // The k-th oldest entry after this request (0-based), appended ones last.
+        // The time of the k-th oldest request after this one (0-based), appended last.
         let nth_after = |k: u64| -> u64 {
-            if k < live {
-                self.entries.get(expired + k as usize).map_or(now, |e| e.t)
-            } else {
-                now
+            let mut seen = 0;
+            for e in self.entries.iter().skip(expired.0) {
+                seen += e.n as u64;
+                if k < seen {
+                    return e.t;
+                }
             }
+            now
         };
         let until_expiry = |t: u64| Ms(Frac::new(t as u128 + self.window as u128 - now as u128, 1));
         let retry_after = if allowed {
@@ -131,18 +150,21 @@ impl SlidingLog {
         })
     }
 
-    fn times(entries: impl Iterator<Item = u64>) -> Value {
-        Value::Times(entries.map(Ms::from_ms).collect())
+    fn log(entries: impl Iterator<Item = (u64, u32)>) -> Value {
+        Value::Log(entries.map(|(t, n)| (Ms::from_ms(t), n)).collect())
     }
 }
 
 impl Limiter for SlidingLog {
     fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
         let o = self.decide(now, cost)?;
-        self.entries.drain(..o.expired);
+        self.entries.drain(..o.expired.0);
+        self.total -= o.expired.1;
         if let Some(e) = o.appended {
-            for _ in 0..cost {
-                self.entries.push_back(e);
+            self.total += e.n as u64;
+            match self.entries.back_mut() {
+                Some(b) if b.t == e.t && b.allowed == e.allowed => b.n += e.n,
+                _ => self.entries.push_back(e),
             }
         }
         self.last = now;
@@ -155,46 +177,46 @@ impl Limiter for SlidingLog {
 
     fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
         let o = self.decide(now, cost)?;
-        let live: Vec<u64> = self.entries.iter().skip(o.expired).map(|e| e.t).collect();
+        let live: Vec<(u64, u32)> = self
+            .entries
+            .iter()
+            .skip(o.expired.0)
+            .map(|e| (e.t, e.n))
+            .collect();
+        let live_count = self.total - o.expired.1;
         let mut steps = vec![];
-        if o.expired > 0 {
+        if o.expired.0 > 0 {
             steps.push(Step {
                 when: None,
                 set: "len",
                 formula: Some(format!(
                     "{} − {} expired (≤ {})",
-                    self.entries.len(),
-                    o.expired,
+                    self.total,
+                    o.expired.1,
                     Ms::from_ms(now - self.window)
                 )),
-                to: Value::Count(live.len() as u64),
+                to: Value::Count(live_count),
             });
         }
         let mut after = live.clone();
-        if o.appended.is_some() {
-            after.extend(core::iter::repeat_n(now, cost as usize));
+        if let Some(e) = o.appended {
+            after.push((e.t, e.n));
         }
         Ok(Explanation {
             at: Ms::from_ms(now),
             cost,
             before: vec![Field::new(
                 "log",
-                Self::times(self.entries.iter().map(|e| e.t)),
+                Self::log(self.entries.iter().map(|e| (e.t, e.n))),
             )],
             steps,
-            test: fits(
-                "len",
-                live.len() as u64,
-                cost,
-                self.limit,
-                o.decision.allowed,
-            ),
+            test: fits("len", live_count, cost, self.limit, o.decision.allowed),
             verdict: if o.decision.allowed {
                 Verdict::Allow
             } else {
                 Verdict::Deny
             },
-            after: vec![Field::new("log", Self::times(after.into_iter()))],
+            after: vec![Field::new("log", Self::log(after.into_iter()))],
         })
     }
 
@@ -205,7 +227,11 @@ impl Limiter for SlidingLog {
                 .entries
                 .iter()
                 .filter(|e| !self.expires_by(e, now))
-                .map(|e| (Ms::from_ms(e.t), e.allowed))
+                .map(|e| LogEntry {
+                    at: Ms::from_ms(e.t),
+                    count: e.n,
+                    allowed: e.allowed,
+                })
                 .collect(),
             window: Ms::from_ms(self.window),
             limit: self.limit,
@@ -220,7 +246,7 @@ impl Limiter for SlidingLog {
     }
 
     fn is_at_rest(&self, now: u64) -> bool {
-        self.expired(now.max(self.last)) == self.entries.len()
+        self.expired(now.max(self.last)).0 == self.entries.len()
     }
 
     fn state_numbers(&self) -> usize {

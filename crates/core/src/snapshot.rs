@@ -33,9 +33,8 @@ pub enum Snapshot {
     },
     /// Sliding log.
     SlidingLog {
-        /// Entries inside `(now - W, now]`, oldest first, with whether each was
-        /// allowed (only the teaching variant logs denied requests).
-        entries: Vec<(Ms, bool)>,
+        /// Entries inside `(now - W, now]`, oldest first.
+        entries: Vec<LogEntry>,
         /// W.
         window: Ms,
         /// N.
@@ -67,8 +66,9 @@ pub enum Snapshot {
     },
     /// Leaky bucket as a queue.
     LeakyQueue {
-        /// Departure times of the slots still waiting at `now` (each slot is one
-        /// request of cost 1), soonest first.
+        /// Slots still waiting at `now` (a request of cost c takes c slots).
+        waiting: u64,
+        /// Departure times of the first (at most 256) waiting slots, soonest first.
         departures: Vec<Ms>,
         /// When the next accepted request could leave (`next_out`).
         next_out: Ms,
@@ -109,4 +109,15 @@ pub enum Snapshot {
         /// b.
         capacity: u64,
     },
+}
+
+/// Requests logged by a sliding log at one time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogEntry {
+    /// When.
+    pub at: Ms,
+    /// How many (a request of cost c counts c times; equal times share an entry).
+    pub count: u32,
+    /// Whether they were allowed (only the teaching variant logs denied requests).
+    pub allowed: bool,
 }
