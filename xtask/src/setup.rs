@@ -1,0 +1,401 @@
+//! `cargo xtask setup`: finds every tool the project needs, installs only what is
+//! missing or at the wrong version, and says what it found. Running it twice
+//! installs nothing the second time.
+//!
+//! Versions live in one place each: wasm-bindgen in `Cargo.lock` (Trunk.toml must
+//! agree, and is checked), wasm-opt and playwright-core in `package.json` /
+//! `package-lock.json`, Trunk and geckodriver below.
+
+use std::path::{Path, PathBuf};
+
+use crate::util::{self, run, Ctx, Result};
+
+/// Trunk 0.22 needs a newer rustc than the toolchain this project builds with.
+const TRUNK_VERSION: &str = "0.21.14";
+/// Installed only when no geckodriver is found; any working geckodriver will do.
+const GECKODRIVER_VERSION: &str = "0.37.1";
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+/// Debian's package names for what the browser tests drive.
+const APT_BROWSERS: [&str; 3] = ["chromium", "chromium-driver", "firefox-esr"];
+
+/// Whether the browsers are needed for the command at hand.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Browsers {
+    /// Fail if they are missing and cannot be installed.
+    Required,
+    /// Say so and carry on (serving the page needs no browser here).
+    Optional,
+}
+
+/// What setup found, for the commands that run tests.
+pub struct Tools {
+    pub chromium: Option<PathBuf>,
+    pub chromedriver: Option<PathBuf>,
+    pub firefox: Option<PathBuf>,
+    pub geckodriver: Option<PathBuf>,
+}
+
+pub fn setup(ctx: &Ctx, browsers: Browsers) -> Result<Tools> {
+    util::heading("setup: checking tools (installing only what is missing)");
+    rust_target(ctx)?;
+    let bindgen = wasm_bindgen_version(&ctx.root)?;
+    let trunk_toml = TrunkToml::read(&ctx.root)?;
+    if trunk_toml.wasm_bindgen != bindgen {
+        return Err(format!(
+            "Trunk.toml pins wasm_bindgen = \"{}\" but Cargo.lock has wasm-bindgen {bindgen}. \
+             They must be equal: edit [tools] wasm_bindgen in Trunk.toml to \"{bindgen}\".",
+            trunk_toml.wasm_bindgen
+        ));
+    }
+    found(
+        "Trunk.toml",
+        &format!("wasm_bindgen pin {bindgen} matches Cargo.lock"),
+    );
+    trunk(ctx)?;
+    wasm_bindgen_cli(ctx, &bindgen)?;
+    npm_tools(ctx, &trunk_toml.wasm_opt)?;
+    let tools = browser_tools(ctx, browsers)?;
+    Ok(tools)
+}
+
+fn found(what: &str, detail: &str) {
+    println!("  {}    {what:<26} {detail}", util::paint("32", "found"));
+}
+
+fn installing(what: &str, why: &str) {
+    println!("  {}  {what:<26} {why}", util::paint("33", "install"));
+}
+
+fn rust_target(ctx: &Ctx) -> Result {
+    let out = ctx
+        .cmd("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map_err(|e| format!("cannot run rustup: {e}"))?;
+    if String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .any(|l| l.trim() == WASM_TARGET)
+    {
+        found("rust target", WASM_TARGET);
+        return Ok(());
+    }
+    installing("rust target", WASM_TARGET);
+    run(ctx.cmd("rustup").args(["target", "add", WASM_TARGET]))
+}
+
+/// The one wasm-bindgen version in Cargo.lock. The CLI must match it exactly.
+pub fn wasm_bindgen_version(root: &Path) -> Result<String> {
+    let lock = util::read(&root.join("Cargo.lock"))?;
+    let versions = lock_versions(&lock, "wasm-bindgen");
+    match versions.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err("Cargo.lock has no wasm-bindgen package (crates/web depends on it)".into()),
+        many => Err(format!(
+            "Cargo.lock has several wasm-bindgen versions ({}); keep exactly one",
+            many.join(", ")
+        )),
+    }
+}
+
+/// Versions of package `name` in a Cargo.lock (version 3 or 4 format).
+fn lock_versions(lock: &str, name: &str) -> Vec<String> {
+    let mut versions = Vec::new();
+    let mut current: Option<&str> = None;
+    for line in lock.lines().map(str::trim) {
+        if line == "[[package]]" {
+            current = None;
+        } else if let Some(v) = toml_string(line, "name") {
+            current = Some(v);
+        } else if let (Some(n), Some(v)) = (current, toml_string(line, "version")) {
+            if n == name {
+                versions.push(v.to_owned());
+            }
+        }
+    }
+    versions
+}
+
+/// The value of `key = "value"` on one line, if that is what the line says.
+fn toml_string<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let rest = line
+        .strip_prefix(key)?
+        .trim_start()
+        .strip_prefix('=')?
+        .trim();
+    rest.strip_prefix('"')?.split('"').next()
+}
+
+/// The `[tools]` pins of Trunk.toml.
+struct TrunkToml {
+    wasm_bindgen: String,
+    wasm_opt: String,
+}
+
+impl TrunkToml {
+    fn read(root: &Path) -> Result<TrunkToml> {
+        let text = util::read(&root.join("Trunk.toml"))?;
+        let mut section = "";
+        let (mut wasm_bindgen, mut wasm_opt) = (None, None);
+        for line in text.lines().map(str::trim) {
+            if line.starts_with('[') {
+                section = line;
+            } else if section == "[tools]" {
+                wasm_bindgen = wasm_bindgen.or(toml_string(line, "wasm_bindgen"));
+                wasm_opt = wasm_opt.or(toml_string(line, "wasm_opt"));
+            }
+        }
+        let missing = |k: &str| format!("Trunk.toml: [tools] {k} = \"...\" is missing");
+        Ok(TrunkToml {
+            wasm_bindgen: wasm_bindgen
+                .ok_or_else(|| missing("wasm_bindgen"))?
+                .to_owned(),
+            wasm_opt: wasm_opt.ok_or_else(|| missing("wasm_opt"))?.to_owned(),
+        })
+    }
+}
+
+/// The second word of a `tool --version` line ("trunk 0.21.14" → "0.21.14").
+fn version_word(ctx: &Ctx, program: &str) -> Option<String> {
+    let line = ctx.first_line(program, &["--version"])?;
+    line.split_whitespace().nth(1).map(str::to_owned)
+}
+
+fn trunk(ctx: &Ctx) -> Result {
+    match version_word(ctx, "trunk") {
+        Some(v) if v == TRUNK_VERSION => {
+            found("trunk", &format!("{v} ({})", shown_path(ctx, "trunk")));
+            return Ok(());
+        }
+        Some(v) => installing("trunk", &format!("{TRUNK_VERSION} (found {v})")),
+        None => installing("trunk", &format!("{TRUNK_VERSION} (not found)")),
+    }
+    run(ctx.cargo().args([
+        "install",
+        "trunk",
+        "--version",
+        TRUNK_VERSION,
+        "--locked",
+        "--force",
+    ]))?;
+    expect_version(ctx, "trunk", TRUNK_VERSION)
+}
+
+fn wasm_bindgen_cli(ctx: &Ctx, version: &str) -> Result {
+    let bindgen = version_word(ctx, "wasm-bindgen");
+    let runner = version_word(ctx, "wasm-bindgen-test-runner");
+    if bindgen.as_deref() == Some(version) && runner.as_deref() == Some(version) {
+        found(
+            "wasm-bindgen-cli",
+            &format!(
+                "{version} = Cargo.lock ({})",
+                shown_path(ctx, "wasm-bindgen")
+            ),
+        );
+        return Ok(());
+    }
+    let had = bindgen.unwrap_or_else(|| "none".into());
+    installing(
+        "wasm-bindgen-cli",
+        &format!("{version} from Cargo.lock (found {had})"),
+    );
+    // Not --locked: the CLI's own lockfile names a crate version crates.io lacks.
+    run(ctx.cargo().args([
+        "install",
+        "wasm-bindgen-cli",
+        "--version",
+        &format!("={version}"),
+        "--force",
+    ]))?;
+    expect_version(ctx, "wasm-bindgen", version)?;
+    expect_version(ctx, "wasm-bindgen-test-runner", version)
+}
+
+fn expect_version(ctx: &Ctx, program: &str, want: &str) -> Result {
+    match version_word(ctx, program) {
+        Some(v) if v == want => {
+            found(program, &format!("{v} ({})", shown_path(ctx, program)));
+            Ok(())
+        }
+        other => Err(format!(
+            "after installing, `{program} --version` says {other:?}, expected {want}; \
+             is cargo's bin directory on PATH?"
+        )),
+    }
+}
+
+fn shown_path(ctx: &Ctx, program: &str) -> String {
+    ctx.which(program)
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "not on PATH".into())
+}
+
+/// `npm ci` unless node_modules already holds exactly what package-lock.json says.
+fn npm_tools(ctx: &Ctx, wasm_opt_pin: &str) -> Result {
+    for tool in ["node", "npm"] {
+        if ctx.which(tool).is_none() {
+            return Err(format!(
+                "`{tool}` not found; install Node.js 18+ and npm (Debian: apt-get install -y nodejs npm)"
+            ));
+        }
+    }
+    let lock = util::read(&ctx.root.join("package-lock.json"))?;
+    let stamp = ctx.root.join("node_modules").join(".ratelab-package-lock");
+    let bins = ["wasm-opt"].map(|b| ctx.root.join("node_modules/.bin").join(b));
+    let up_to_date = std::fs::read_to_string(&stamp).is_ok_and(|s| s == lock)
+        && bins.iter().all(|b| b.exists())
+        && ctx
+            .root
+            .join("node_modules/playwright-core/package.json")
+            .exists();
+    if up_to_date {
+        found("npm packages", "node_modules matches package-lock.json");
+    } else {
+        installing(
+            "npm packages",
+            "npm ci (binaryen's wasm-opt, playwright-core)",
+        );
+        run(ctx.cmd("npm").args(["ci", "--no-audit", "--no-fund"]))?;
+        std::fs::write(&stamp, &lock)
+            .map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
+    }
+    // Checked the way Trunk checks it: "wasm-opt version 132 (...)" → "version_132".
+    let line = ctx
+        .first_line("wasm-opt", &["--version"])
+        .unwrap_or_default();
+    let seen = line.split(' ').nth(2).map(|v| format!("version_{v}"));
+    let path = shown_path(ctx, "wasm-opt");
+    if seen.as_deref() != Some(wasm_opt_pin) {
+        return Err(format!(
+            "wasm-opt at {path} reports {line:?}, but Trunk.toml pins {wasm_opt_pin}; \
+             package.json's binaryen version and Trunk.toml's wasm_opt must agree"
+        ));
+    }
+    found("wasm-opt", &format!("{line} ({path})"));
+    Ok(())
+}
+
+fn browser_tools(ctx: &Ctx, need: Browsers) -> Result<Tools> {
+    let look = |names: &[&str]| names.iter().find_map(|n| ctx.which(n));
+    let mut tools = Tools {
+        chromium: look(&["chromium"]),
+        chromedriver: look(&["chromedriver"]),
+        firefox: look(&["firefox-esr", "firefox"]),
+        geckodriver: look(&["geckodriver"]),
+    };
+    let missing_apt: Vec<&str> = APT_BROWSERS
+        .iter()
+        .zip([&tools.chromium, &tools.chromedriver, &tools.firefox])
+        .filter(|(_, p)| p.is_none())
+        .map(|(pkg, _)| *pkg)
+        .collect();
+    if !missing_apt.is_empty() {
+        let command = format!(
+            "apt-get update && apt-get install -y {}",
+            missing_apt.join(" ")
+        );
+        if is_root(ctx) {
+            installing("browsers (apt)", &missing_apt.join(" "));
+            run(ctx.cmd("apt-get").arg("update"))?;
+            run(ctx
+                .cmd("apt-get")
+                .args(["install", "-y"])
+                .args(&missing_apt)
+                .env("DEBIAN_FRONTEND", "noninteractive"))?;
+            tools.chromium = look(&["chromium"]);
+            tools.chromedriver = look(&["chromedriver"]);
+            tools.firefox = look(&["firefox-esr", "firefox"]);
+        } else if need == Browsers::Required {
+            return Err(format!(
+                "missing {}; the browser tests need them. Run as root:\n    sudo sh -c '{command}'",
+                missing_apt.join(", ")
+            ));
+        } else {
+            println!(
+                "  {}  browsers (not needed to serve); to add them: sudo sh -c '{command}'",
+                util::paint("33", "missing")
+            );
+        }
+    }
+    for (name, path) in [
+        ("chromium", &tools.chromium),
+        ("chromedriver", &tools.chromedriver),
+        ("firefox", &tools.firefox),
+    ] {
+        if let Some(p) = path {
+            let v = ctx
+                .first_line(&p.to_string_lossy(), &["--version"])
+                .unwrap_or_else(|| "version unknown".into());
+            found(name, &format!("{v} ({})", p.display()));
+        }
+    }
+    if tools.geckodriver.is_none() {
+        installing("geckodriver", &format!("{GECKODRIVER_VERSION} (not found)"));
+        let locked = run(ctx.cargo().args([
+            "install",
+            "geckodriver",
+            "--version",
+            GECKODRIVER_VERSION,
+            "--locked",
+        ]));
+        if let Err(e) = locked {
+            println!("  {e}; retrying without --locked");
+            run(ctx
+                .cargo()
+                .args(["install", "geckodriver", "--version", GECKODRIVER_VERSION]))?;
+        }
+        tools.geckodriver = look(&["geckodriver"]);
+    }
+    match &tools.geckodriver {
+        Some(p) => {
+            let v = version_word(ctx, &p.to_string_lossy()).unwrap_or_else(|| "?".into());
+            found("geckodriver", &format!("{v} ({})", p.display()));
+        }
+        None if need == Browsers::Required => {
+            return Err("geckodriver is still not on PATH after installing it".into())
+        }
+        None => {}
+    }
+    Ok(tools)
+}
+
+fn is_root(ctx: &Ctx) -> bool {
+    ctx.first_line("id", &["-u"]).as_deref() == Some("0")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_package_versions_from_a_lockfile() {
+        let lock = r#"
+version = 4
+
+[[package]]
+name = "wasm-bindgen"
+version = "0.2.130"
+dependencies = [
+ "cfg-if",
+]
+
+[[package]]
+name = "wasm-bindgen-macro"
+version = "0.2.130"
+"#;
+        assert_eq!(lock_versions(lock, "wasm-bindgen"), ["0.2.130"]);
+        assert!(lock_versions(lock, "leptos").is_empty());
+    }
+
+    #[test]
+    fn the_repositorys_pins_agree() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let trunk = TrunkToml::read(root).unwrap();
+        assert_eq!(trunk.wasm_bindgen, wasm_bindgen_version(root).unwrap());
+        let package_json = util::read(&root.join("package.json")).unwrap();
+        let binaryen = trunk.wasm_opt.strip_prefix("version_").unwrap();
+        assert!(
+            package_json.contains(&format!("\"binaryen\": \"{binaryen}.")),
+            "package.json's binaryen must be version {binaryen} to match Trunk.toml"
+        );
+    }
+}

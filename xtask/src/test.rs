@@ -1,0 +1,342 @@
+//! `cargo xtask test`: every check CI runs, in order, stopping at the first failure.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::setup::{self, Browsers, Tools};
+use crate::util::{self, run, Ctx, Result};
+
+/// Crates with wasm-bindgen tests, run in headless Chromium and Firefox. The one
+/// place to add a crate that declares browser tests; clippy also checks these for
+/// the wasm target.
+pub const WASM_TEST_CRATES: &[&str] = &["ratelab-web"];
+
+/// The gzipped size the page (wasm + JS + CSS) must stay under, in bytes (150 KB).
+const BUNDLE_BUDGET_GZIP: u64 = 150_000;
+
+/// Chromium as root, with no network to talk to.
+pub const CHROMIUM_FLAGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+];
+
+/// The steps, in the order they run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Step {
+    Fmt,
+    Clippy,
+    Native,
+    Wasm,
+    Build,
+    Size,
+    E2e,
+}
+
+impl Step {
+    pub const ALL: [Step; 7] = [
+        Step::Fmt,
+        Step::Clippy,
+        Step::Native,
+        Step::Wasm,
+        Step::Build,
+        Step::Size,
+        Step::E2e,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Fmt => "fmt",
+            Step::Clippy => "clippy",
+            Step::Native => "native",
+            Step::Wasm => "wasm",
+            Step::Build => "build",
+            Step::Size => "size",
+            Step::E2e => "e2e",
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Step::Fmt => "cargo fmt --check",
+            Step::Clippy => "clippy, native and wasm32, -D warnings",
+            Step::Native => "native tests (cargo test --workspace)",
+            Step::Wasm => "wasm-bindgen tests in headless browsers",
+            Step::Build => "trunk build --release (wasm-opt -Oz)",
+            Step::Size => "bundle size budget",
+            Step::E2e => "end-to-end tests (node + playwright-core, headless Chromium)",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Step> {
+        Step::ALL
+            .into_iter()
+            .find(|st| st.name() == s)
+            .ok_or_else(|| format!("unknown step `{s}`; steps are: {}", step_names()))
+    }
+}
+
+pub fn step_names() -> String {
+    Step::ALL.map(Step::name).join(", ")
+}
+
+/// Which browsers the wasm tests run in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Browser {
+    Chromium,
+    Firefox,
+}
+
+pub struct Options {
+    pub steps: Vec<Step>,
+    pub browsers: Vec<Browser>,
+}
+
+pub fn test(ctx: &Ctx, opts: &Options) -> Result {
+    let needs_browsers = opts
+        .steps
+        .iter()
+        .any(|s| matches!(s, Step::Wasm | Step::E2e));
+    let (tools, took) = util::timed(|| {
+        setup::setup(
+            ctx,
+            if needs_browsers {
+                Browsers::Required
+            } else {
+                Browsers::Optional
+            },
+        )
+    });
+    let tools = tools?;
+    let mut done: Vec<(String, Duration, bool)> = vec![("setup".into(), took, true)];
+
+    for &step in &opts.steps {
+        util::heading(&format!("{}: {}", step.name(), step.describe()));
+        let (result, took) = util::timed(|| run_step(ctx, &tools, opts, step));
+        done.push((step.name().into(), took, result.is_ok()));
+        if let Err(e) = result {
+            summary(&done);
+            return Err(format!("step `{}` failed: {e}", step.name()));
+        }
+    }
+    summary(&done);
+    let passed = format!("xtask: all {} steps passed", opts.steps.len());
+    println!("{}", util::paint("1;32", &passed));
+    Ok(())
+}
+
+fn summary(done: &[(String, Duration, bool)]) {
+    util::heading("summary");
+    let mut total = Duration::ZERO;
+    for (name, took, ok) in done {
+        total += *took;
+        let mark = if *ok { "ok  " } else { "FAIL" };
+        println!("  {mark}  {name:<8} {:>7.1} s", took.as_secs_f64());
+    }
+    println!("        {:<8} {:>7.1} s", "total", total.as_secs_f64());
+}
+
+fn run_step(ctx: &Ctx, tools: &Tools, opts: &Options, step: Step) -> Result {
+    match step {
+        Step::Fmt => run(ctx.cargo().args(["fmt", "--all", "--check"])),
+        Step::Clippy => {
+            run(ctx.cargo().args([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ]))?;
+            for krate in WASM_TEST_CRATES {
+                run(ctx.cargo().args([
+                    "clippy",
+                    "-p",
+                    krate,
+                    "--target",
+                    "wasm32-unknown-unknown",
+                    "--all-targets",
+                    "--",
+                    "-D",
+                    "warnings",
+                ]))?;
+            }
+            Ok(())
+        }
+        Step::Native => run(ctx.cargo().args(["test", "--workspace"])),
+        Step::Wasm => wasm_tests(ctx, tools, &opts.browsers),
+        Step::Build => run(ctx.cmd("trunk").args(["build", "--release"])),
+        Step::Size => bundle_size(&ctx.root.join("dist")),
+        Step::E2e => e2e(ctx, tools),
+    }
+}
+
+fn wasm_tests(ctx: &Ctx, tools: &Tools, browsers: &[Browser]) -> Result {
+    // One file of capabilities for both browsers; each driver reads its own section.
+    let webdriver_json = ctx.root.join("crates/web/webdriver.json");
+    for krate in WASM_TEST_CRATES {
+        for &browser in browsers {
+            let mut cmd = ctx.cargo();
+            // --tests: doctests are compiled and run natively by the `native` step.
+            cmd.args([
+                "test",
+                "--target",
+                "wasm32-unknown-unknown",
+                "-p",
+                krate,
+                "--tests",
+            ])
+            .env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", &webdriver_json)
+            // Slow first starts on a busy 2-core machine.
+            .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60")
+            .env("WASM_BINDGEN_TEST_TIMEOUT", "120");
+            // The runner takes the first driver it finds (geckodriver before
+            // chromedriver): name exactly one and hide the others.
+            for var in [
+                "GECKODRIVER",
+                "CHROMEDRIVER",
+                "SAFARIDRIVER",
+                "MSEDGEDRIVER",
+                "GECKODRIVER_REMOTE",
+                "CHROMEDRIVER_REMOTE",
+                "SAFARIDRIVER_REMOTE",
+                "MSEDGEDRIVER_REMOTE",
+                "NO_HEADLESS",
+            ] {
+                if std::env::var_os(var).is_some() {
+                    cmd.env_remove(var);
+                }
+            }
+            let driver = match browser {
+                Browser::Chromium => ("CHROMEDRIVER", &tools.chromedriver, "chromium-driver"),
+                Browser::Firefox => ("GECKODRIVER", &tools.geckodriver, "geckodriver"),
+            };
+            let path = driver
+                .1
+                .as_ref()
+                .ok_or_else(|| format!("no {} found (cargo xtask setup)", driver.2))?;
+            cmd.env(driver.0, path);
+            println!("--- {krate} in {browser:?}");
+            run(&mut cmd)?;
+        }
+    }
+    Ok(())
+}
+
+/// wasm + JS + CSS in dist/, raw and gzipped (`gzip -9`), against the budget.
+fn bundle_size(dist: &Path) -> Result {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dist)
+        .map_err(|e| format!("cannot read {}: {e} (did the build run?)", dist.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|x| x == "wasm" || x == "js" || x == "css")
+        })
+        .collect();
+    files.sort();
+    if !files
+        .iter()
+        .any(|p| p.extension().is_some_and(|x| x == "wasm"))
+    {
+        return Err(format!("no .wasm file in {}", dist.display()));
+    }
+    let (mut raw_total, mut gz_total) = (0, 0);
+    let mut table = String::new();
+    for f in &files {
+        let raw = f.metadata().map_err(|e| e.to_string())?.len();
+        let gz = gzip_len(f)?;
+        raw_total += raw;
+        gz_total += gz;
+        let name = f.file_name().unwrap_or_default().to_string_lossy();
+        let _ = writeln!(table, "  {name:<48} {:>9} {:>9}", kb(raw), kb(gz));
+    }
+    println!("  {:<48} {:>9} {:>9}", "file", "raw", "gzip");
+    print!("{table}");
+    println!("  {:<48} {:>9} {:>9}", "total", kb(raw_total), kb(gz_total));
+    println!(
+        "  budget: {} gzipped (1 KB = 1000 bytes), {:.0}% used",
+        kb(BUNDLE_BUDGET_GZIP),
+        gz_total as f64 * 100.0 / BUNDLE_BUDGET_GZIP as f64
+    );
+    if gz_total > BUNDLE_BUDGET_GZIP {
+        return Err(format!(
+            "the page is {} gzipped, over the {} budget",
+            kb(gz_total),
+            kb(BUNDLE_BUDGET_GZIP)
+        ));
+    }
+    Ok(())
+}
+
+fn kb(bytes: u64) -> String {
+    format!("{:.1} KB", bytes as f64 / 1000.0)
+}
+
+fn gzip_len(path: &Path) -> Result<u64> {
+    let out = Command::new("gzip")
+        .args(["-9", "-n", "-c"])
+        .arg(path)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run gzip: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("gzip {} failed", path.display()));
+    }
+    Ok(out.stdout.len() as u64)
+}
+
+fn e2e(ctx: &Ctx, tools: &Tools) -> Result {
+    let dir = ctx.root.join("tests/e2e");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("no *.test.mjs files in {}", dir.display()));
+    }
+    let chromium = tools
+        .chromium
+        .as_ref()
+        .ok_or("no chromium found (cargo xtask setup)")?;
+    let mut cmd = ctx.cmd("node");
+    cmd.arg("--test")
+        .args(&files)
+        .env("RATELAB_DIST", ctx.root.join("dist"))
+        .env("RATELAB_CHROMIUM", chromium)
+        .env("RATELAB_CHROMIUM_FLAGS", CHROMIUM_FLAGS.join(" "))
+        .env("RATELAB_E2E_ARTIFACTS", ctx.root.join("target/e2e"));
+    run(&mut cmd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn webdriver_json_passes_the_same_chromium_flags() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let json = util::read(&root.join("crates/web/webdriver.json")).unwrap();
+        for flag in CHROMIUM_FLAGS {
+            assert!(
+                json.contains(&format!("\"{flag}\"")),
+                "webdriver.json lacks {flag}"
+            );
+        }
+    }
+
+    #[test]
+    fn step_names_round_trip() {
+        for step in Step::ALL {
+            assert_eq!(Step::parse(step.name()), Ok(step));
+        }
+        assert!(Step::parse("lint").is_err());
+    }
+}
