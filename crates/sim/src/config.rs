@@ -1,0 +1,268 @@
+//! What to run: a stream, the lanes (limiters) to feed it to, and the yardstick
+//! window. Built from JSON ([`Config::from_json`]), from a scenario
+//! ([`crate::scenario()`]), or by hand.
+
+use ratelab_core::{Algorithm, AnyLimiter, Limiter, ParamError, Params};
+use serde::Serialize;
+
+use crate::error::SimError;
+use crate::stream::{Request, Stream};
+use crate::sweep::SweepSpec;
+
+/// The most lanes one run may have.
+pub const MAX_LANES: usize = 32;
+
+/// One lane: a limiter to run, with the label it is reported under.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaneSpec {
+    /// A label unique within the run (defaults to the algorithm's id).
+    pub id: String,
+    /// Which limiter.
+    pub algorithm: Algorithm,
+    /// Its parameters (unset options take core's defaults, see [`Params::burst_for`]).
+    pub params: Params,
+}
+
+impl LaneSpec {
+    /// `algorithm` with `params`, labelled with the algorithm's id.
+    pub fn new(algorithm: Algorithm, params: Params) -> LaneSpec {
+        LaneSpec {
+            id: algorithm.id().to_string(),
+            algorithm,
+            params,
+        }
+    }
+
+    /// `algorithm` at `limit` per `period_ms`, options at their defaults.
+    pub fn simple(algorithm: Algorithm, limit: u64, period_ms: u64) -> LaneSpec {
+        LaneSpec::new(algorithm, Params::new(limit, period_ms))
+    }
+
+    /// The same lane with another label.
+    pub fn with_id(mut self, id: impl Into<String>) -> LaneSpec {
+        self.id = id.into();
+        self
+    }
+
+    /// The same lane with `burst` set.
+    pub fn with_burst(mut self, burst: u64) -> LaneSpec {
+        self.params.burst = Some(burst);
+        self
+    }
+
+    /// Builds the limiter (validating the parameters).
+    pub fn build(&self) -> Result<AnyLimiter, ParamError> {
+        AnyLimiter::new(self.algorithm, &self.params)
+    }
+
+    /// The parameters as the limiter will use them: burst resolved where the
+    /// algorithm has one, delay resolved for nginx.
+    pub fn resolved(&self) -> ResolvedParams {
+        let nginx = self.algorithm == Algorithm::Nginx;
+        ResolvedParams {
+            limit: self.params.limit,
+            period_ms: self.params.period_ms,
+            burst: self
+                .algorithm
+                .uses_burst()
+                .then(|| self.params.burst_for(self.algorithm)),
+            delay: (nginx && !self.params.nodelay).then(|| self.params.delay.unwrap_or(0)),
+            nodelay: nginx && self.params.nodelay,
+        }
+    }
+
+    /// The yardstick window for this lane: `window_ms` if given, else its period.
+    pub fn window_ms(&self, window_ms: Option<u64>) -> u64 {
+        window_ms.unwrap_or(self.params.period_ms)
+    }
+}
+
+/// Parameters as a limiter uses them, for reports (`params` in the JSON output).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ResolvedParams {
+    /// N.
+    pub limit: u64,
+    /// W in ms.
+    pub period_ms: u64,
+    /// Capacity (buckets, GCRA, queue) or nginx's `burst`; `null` where the algorithm
+    /// has none.
+    pub burst: Option<u64>,
+    /// nginx's `delay`; `null` for other algorithms and with `nodelay`.
+    pub delay: Option<u64>,
+    /// nginx's `nodelay`; `false` for other algorithms.
+    pub nodelay: bool,
+}
+
+/// A complete run: stream, lanes, yardstick window, and (lab D) a sweep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The scenario it came from, if any.
+    pub scenario: Option<String>,
+    /// The requests.
+    pub stream: Stream,
+    /// The limiters, each fed the whole stream independently.
+    pub lanes: Vec<LaneSpec>,
+    /// The yardstick window; `None` means each lane's own period.
+    pub window_ms: Option<u64>,
+    /// Lab D's sweep, run alongside the lanes.
+    pub sweep: Option<SweepSpec>,
+}
+
+impl Config {
+    /// A config with no scenario and no sweep.
+    pub fn new(stream: Stream, lanes: Vec<LaneSpec>, window_ms: Option<u64>) -> Config {
+        Config {
+            scenario: None,
+            stream,
+            lanes,
+            window_ms,
+            sweep: None,
+        }
+    }
+
+    /// Parses the JSON format (see the crate docs and the README's "JSON format").
+    pub fn from_json(text: &str) -> Result<Config, SimError> {
+        crate::json::config_from_str(text)
+    }
+
+    /// Parses an already parsed JSON value.
+    pub fn from_value(value: &serde_json::Value) -> Result<Config, SimError> {
+        crate::json::config_from_value(value)
+    }
+
+    /// Checks everything a run needs: the stream's invariants, at least one and at
+    /// most [`MAX_LANES`] lanes with unique ids and valid parameters, a window ≥ 1,
+    /// and no request costing more than a lane could ever allow.
+    pub fn validate(&self) -> Result<(), SimError> {
+        self.stream.validate()?;
+        if self.lanes.is_empty() {
+            return Err(SimError::at("limiters", "must not be empty"));
+        }
+        if self.lanes.len() > MAX_LANES {
+            return Err(SimError::at(
+                "limiters",
+                format_args!(
+                    "{} limiters is too many (at most {MAX_LANES})",
+                    self.lanes.len()
+                ),
+            ));
+        }
+        if self.window_ms == Some(0) {
+            return Err(SimError::at("window_ms", "must be > 0"));
+        }
+        let mut protos = Vec::with_capacity(self.lanes.len());
+        for (i, lane) in self.lanes.iter().enumerate() {
+            if let Some(j) = self.lanes[..i].iter().position(|l| l.id == lane.id) {
+                return Err(SimError::at(
+                    &format!("limiters[{i}].id"),
+                    format_args!("duplicate id \"{}\" (limiters[{j}] has it)", lane.id),
+                ));
+            }
+            protos.push(
+                lane.build()
+                    .map_err(|e| SimError::param(&format!("limiters[{i}]"), &e))?,
+            );
+        }
+        // A cost no lane could ever allow is an error (core refuses to judge it), so
+        // find it now rather than halfway through a run.
+        for (i, r) in self.stream.requests.iter().enumerate() {
+            if r.cost <= 1 {
+                continue;
+            }
+            for (j, p) in protos.iter().enumerate() {
+                if let Err(e) = p.peek(0, r.cost) {
+                    return Err(SimError::check(i, j, &self.lanes[j].id, &e));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The config in the explicit JSON form (`requests`, `limiters`, `window_ms`):
+    /// what "export" writes, and what [`Config::from_json`] reads back to an equal
+    /// stream and lanes. Times from key `""` with cost 1 are written as bare numbers.
+    pub fn to_json(&self) -> String {
+        let requests: Vec<RequestOut<'_>> = self
+            .stream
+            .requests
+            .iter()
+            .map(|r| RequestOut::new(r, &self.stream))
+            .collect();
+        let out = ConfigOut {
+            requests,
+            limiters: self.lanes.iter().map(LimiterOut::from).collect(),
+            window_ms: self.window_ms,
+        };
+        // Serialising plain structs of strings and integers cannot fail.
+        serde_json::to_string(&out).unwrap_or_default()
+    }
+}
+
+#[derive(Serialize)]
+struct ConfigOut<'a> {
+    requests: Vec<RequestOut<'a>>,
+    limiters: Vec<LimiterOut<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    window_ms: Option<u64>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum RequestOut<'a> {
+    Time(u64),
+    Full {
+        t: u64,
+        #[serde(skip_serializing_if = "str::is_empty")]
+        key: &'a str,
+        #[serde(skip_serializing_if = "is_one")]
+        cost: u32,
+    },
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
+impl<'a> RequestOut<'a> {
+    fn new(r: &Request, stream: &'a Stream) -> RequestOut<'a> {
+        let key = stream.key_name(r.key).unwrap_or("");
+        if key.is_empty() && r.cost == 1 {
+            RequestOut::Time(r.t)
+        } else {
+            RequestOut::Full {
+                t: r.t,
+                key,
+                cost: r.cost,
+            }
+        }
+    }
+}
+
+/// A limiter in the input format (also used by `scenarios_json`).
+#[derive(Serialize)]
+pub(crate) struct LimiterOut<'a> {
+    algorithm: &'static str,
+    id: &'a str,
+    limit: u64,
+    period_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    burst: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    delay: Option<u64>,
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    nodelay: bool,
+}
+
+impl<'a> From<&'a LaneSpec> for LimiterOut<'a> {
+    fn from(l: &'a LaneSpec) -> LimiterOut<'a> {
+        LimiterOut {
+            algorithm: l.algorithm.id(),
+            id: &l.id,
+            limit: l.params.limit,
+            period_ms: l.params.period_ms,
+            burst: l.params.burst,
+            delay: l.params.delay,
+            nodelay: l.params.nodelay,
+        }
+    }
+}

@@ -1,0 +1,618 @@
+//! The JSON input format, parsed by hand from `serde_json::Value` so that every error
+//! is one line naming its path (`limiters[2].period_ms: must be > 0`).
+//!
+//! Checks run in a fixed order that does not depend on the order of keys in the
+//! input (or on whether serde_json preserves it), so the same input gives the same
+//! message in every build.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use ratelab_core::{Algorithm, Params, MAX_COUNT, MAX_PERIOD_MS};
+use serde_json::{Map, Number, Value};
+
+use crate::config::{Config, LaneSpec, MAX_LANES};
+use crate::error::SimError;
+use crate::scenario::{self, defaults, scenario_ids, Overrides, ScenarioInfo};
+use crate::stream::{Request, Stream, MAX_REQUESTS, MAX_TIME_MS};
+
+/// Every top-level field, in the order errors are looked for.
+pub const TOP_FIELDS: &[&str] = &[
+    "requests",
+    "limiters",
+    "window_ms",
+    "scenario",
+    "limit",
+    "period_ms",
+    "seed",
+    "load",
+    "clients",
+    "duration_ms",
+];
+
+/// The fields of a limiter object.
+pub const LIMITER_FIELDS: &[&str] = &[
+    "algorithm",
+    "id",
+    "limit",
+    "period_ms",
+    "burst",
+    "delay",
+    "nodelay",
+];
+
+/// The fields of a request object.
+pub const REQUEST_FIELDS: &[&str] = &["t", "key", "cost"];
+
+/// The longest limiter id and request key accepted.
+pub const MAX_LABEL_CHARS: usize = 64;
+
+/// The most bytes shown of a string value in an error.
+const SHOWN_CHARS: usize = 40;
+
+pub(crate) fn config_from_str(text: &str) -> Result<Config, SimError> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| SimError::at("", format_args!("invalid JSON: {e}")))?;
+    config_from_value(&value)
+}
+
+pub(crate) fn config_from_value(value: &Value) -> Result<Config, SimError> {
+    let Value::Object(obj) = value else {
+        return Err(SimError::at(
+            "",
+            format_args!(
+                "the input must be a JSON object ({{\"requests\": [...], \"limiters\": [...]}} or {{\"scenario\": \"...\"}}), got {}",
+                describe(value)
+            ),
+        ));
+    };
+    unknown_fields(obj, "", TOP_FIELDS)?;
+    match obj.get("scenario") {
+        None => explicit(obj),
+        Some(Value::String(id)) => with_scenario(obj, id),
+        Some(other) => Err(SimError::at(
+            "scenario",
+            format_args!("must be a string, got {}", describe(other)),
+        )),
+    }
+}
+
+/// `{"requests": [...], "limiters": [...], "window_ms": W}`.
+fn explicit(obj: &Map<String, Value>) -> Result<Config, SimError> {
+    for &field in TOP_FIELDS {
+        if obj.contains_key(field) && !["requests", "limiters", "window_ms"].contains(&field) {
+            return Err(SimError::at(
+                field,
+                "only used with a \"scenario\" (see `ratelab scenarios`)",
+            ));
+        }
+    }
+    let requests = obj.get("requests").ok_or_else(|| {
+        SimError::at(
+            "requests",
+            "required (an array of times in ms), or give a \"scenario\"",
+        )
+    })?;
+    let stream = requests_from(requests)?;
+    let limiters = obj.get("limiters").ok_or_else(|| {
+        SimError::at(
+            "limiters",
+            "required (an array of limiters), or give a \"scenario\"",
+        )
+    })?;
+    let lanes = limiters_from(limiters, None)?;
+    let window_ms = window(obj)?;
+    let config = Config::new(stream, lanes, window_ms);
+    config.validate()?;
+    Ok(config)
+}
+
+/// `{"scenario": "<id>", ...overrides}`.
+fn with_scenario(obj: &Map<String, Value>, id: &str) -> Result<Config, SimError> {
+    let info: &ScenarioInfo = scenario::scenario_info(id).ok_or_else(|| {
+        SimError::at(
+            "scenario",
+            format_args!(
+                "unknown scenario \"{}\" (expected one of {})",
+                shown(id),
+                scenario_ids()
+            ),
+        )
+    })?;
+    for &field in TOP_FIELDS {
+        if field != "scenario" && obj.contains_key(field) && !info.overrides.contains(&field) {
+            return Err(SimError::at(
+                field,
+                format_args!(
+                    "not used by scenario \"{}\" (it takes {})",
+                    info.id,
+                    info.overrides.join(", ")
+                ),
+            ));
+        }
+    }
+    let mut o = Overrides {
+        limit: opt(obj, "limit", |v, p| uint(v, p, MAX_COUNT, Unit::Count))?,
+        period_ms: opt(obj, "period_ms", |v, p| uint(v, p, MAX_PERIOD_MS, Unit::Ms))?,
+        ..Overrides::default()
+    };
+    let budget = (
+        o.limit.unwrap_or(info.limit),
+        o.period_ms.unwrap_or(info.period_ms),
+    );
+    o.limiters = opt(obj, "limiters", |v, _| limiters_from(v, Some(budget)))?;
+    if info.id == "custom" && o.limiters.is_none() {
+        return Err(SimError::at(
+            "limiters",
+            "required by scenario \"custom\" (an array of limiters)",
+        ));
+    }
+    o.window_ms = window(obj)?;
+    o.requests = opt(obj, "requests", |v, _| requests_from(v))?;
+    o.seed = opt(obj, "seed", |v, p| uint(v, p, MAX_TIME_MS, Unit::Count))?;
+    o.load_permille = opt(obj, "load", load)?;
+    o.clients = opt(obj, "clients", |v, p| {
+        let n = uint(v, p, defaults::MAX_CLIENTS as u64, Unit::Count)?;
+        positive(n, p).map(|n| n as u32)
+    })?;
+    o.duration_ms = opt(obj, "duration_ms", |v, p| {
+        positive(uint(v, p, MAX_PERIOD_MS, Unit::Ms)?, p)
+    })?;
+    scenario::scenario(info.id, &o)
+}
+
+fn window(obj: &Map<String, Value>) -> Result<Option<u64>, SimError> {
+    opt(obj, "window_ms", |v, p| {
+        positive(uint(v, p, MAX_PERIOD_MS, Unit::Ms)?, p)
+    })
+}
+
+fn opt<T>(
+    obj: &Map<String, Value>,
+    field: &str,
+    parse: impl FnOnce(&Value, &str) -> Result<T, SimError>,
+) -> Result<Option<T>, SimError> {
+    obj.get(field).map(|v| parse(v, field)).transpose()
+}
+
+fn positive(n: u64, path: &str) -> Result<u64, SimError> {
+    if n == 0 {
+        Err(SimError::at(path, "must be > 0"))
+    } else {
+        Ok(n)
+    }
+}
+
+/// `load`: a multiple of the limit (1.25 = 1.25x), kept in thousandths.
+fn load(v: &Value, path: &str) -> Result<u32, SimError> {
+    let Value::Number(n) = v else {
+        return Err(SimError::at(
+            path,
+            format_args!(
+                "must be a number (1.25 = 1.25x the limit), got {}",
+                describe(v)
+            ),
+        ));
+    };
+    let f = n.as_f64().unwrap_or(f64::NAN);
+    if f.is_nan() || f <= 0.0 {
+        return Err(SimError::at(
+            path,
+            format_args!("must be a number > 0, got {}", number_text(n)),
+        ));
+    }
+    let max = defaults::MAX_LOAD_PERMILLE;
+    let permille = (f * 1000.0).round();
+    if permille > max as f64 {
+        return Err(SimError::at(
+            path,
+            format_args!("{} is too large (at most {})", number_text(n), max / 1000),
+        ));
+    }
+    if permille < 1.0 {
+        return Err(SimError::at(
+            path,
+            format_args!("must be at least 0.001, got {}", number_text(n)),
+        ));
+    }
+    Ok(permille as u32)
+}
+
+/// The units an integer field is in, for the wording of its errors.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Unit {
+    Count,
+    Ms,
+}
+
+/// An integer in `0..=max`. JSON numbers written as `5.0` are accepted as 5.
+fn uint(v: &Value, path: &str, max: u64, unit: Unit) -> Result<u64, SimError> {
+    let noun = match unit {
+        Unit::Count => "an integer",
+        Unit::Ms => "an integer number of ms",
+    };
+    let Value::Number(n) = v else {
+        return Err(SimError::at(
+            path,
+            format_args!("must be {noun}, got {}", describe(v)),
+        ));
+    };
+    let too_large =
+        |shown: String| SimError::at(path, format_args!("{shown} is too large (at most {max})"));
+    if let Some(u) = n.as_u64() {
+        return if u > max {
+            Err(too_large(u.to_string()))
+        } else {
+            Ok(u)
+        };
+    }
+    if let Some(i) = n.as_i64() {
+        return Err(SimError::at(
+            path,
+            format_args!("must be an integer ≥ 0, got {i}"),
+        ));
+    }
+    let f = n.as_f64().unwrap_or(f64::NAN);
+    if f.is_nan() || f < 0.0 {
+        return Err(SimError::at(
+            path,
+            format_args!("must be an integer ≥ 0, got {}", number_text(n)),
+        ));
+    }
+    if f.fract() != 0.0 {
+        return Err(SimError::at(
+            path,
+            format_args!("must be {noun}, got {}", number_text(n)),
+        ));
+    }
+    // 2^64 as f64; `max as f64` may round up, so test both.
+    if f >= 18_446_744_073_709_551_616.0 || f > max as f64 {
+        return Err(too_large(number_text(n)));
+    }
+    Ok((f as u64).min(max))
+}
+
+/// A number as the user wrote it, as far as a float can tell: integers in full
+/// (`100000000000000000000`), others in Rust's shortest round-trip form.
+fn number_text(n: &Number) -> String {
+    if let Some(u) = n.as_u64() {
+        return u.to_string();
+    }
+    if let Some(i) = n.as_i64() {
+        return i.to_string();
+    }
+    let f = n.as_f64().unwrap_or(f64::NAN);
+    if f.fract() == 0.0 && f.abs() < 1e21 {
+        format!("{f:.0}")
+    } else if f.abs() >= 1e21 {
+        format!("{f:e}")
+    } else {
+        format!("{f}")
+    }
+}
+
+/// A short description of a value for "got ..." (strings quoted and shortened).
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => number_text(n),
+        Value::String(s) => format!("\"{}\"", shown(s)),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// A string shortened for an error message.
+fn shown(s: &str) -> String {
+    if s.chars().count() <= SHOWN_CHARS {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(SHOWN_CHARS).collect();
+        format!("{head}…")
+    }
+}
+
+fn join(path: &str, field: &str) -> String {
+    if path.is_empty() {
+        field.to_string()
+    } else {
+        format!("{path}.{field}")
+    }
+}
+
+/// Rejects the first unknown field (in sorted order, so the message does not depend
+/// on the input's key order).
+fn unknown_fields(obj: &Map<String, Value>, path: &str, known: &[&str]) -> Result<(), SimError> {
+    let unknown: BTreeSet<&str> = obj
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !known.contains(k))
+        .collect();
+    match unknown.first() {
+        None => Ok(()),
+        Some(k) => Err(SimError::at(
+            &join(path, &shown(k)),
+            format_args!("unknown field (expected one of {})", known.join(", ")),
+        )),
+    }
+}
+
+fn string<'a>(v: &'a Value, path: &str) -> Result<&'a str, SimError> {
+    match v {
+        Value::String(s) => Ok(s),
+        other => Err(SimError::at(
+            path,
+            format_args!("must be a string, got {}", describe(other)),
+        )),
+    }
+}
+
+fn label<'a>(v: &'a Value, path: &str) -> Result<&'a str, SimError> {
+    let s = string(v, path)?;
+    if s.chars().count() > MAX_LABEL_CHARS {
+        return Err(SimError::at(
+            path,
+            format_args!("must be at most {MAX_LABEL_CHARS} characters"),
+        ));
+    }
+    Ok(s)
+}
+
+fn algorithm_ids() -> String {
+    Algorithm::ALL.map(Algorithm::id).join(", ")
+}
+
+/// `limiters`: a non-empty array of limiter objects. `budget` is the scenario's
+/// (limit, period_ms), the default for entries that omit them.
+fn limiters_from(v: &Value, budget: Option<(u64, u64)>) -> Result<Vec<LaneSpec>, SimError> {
+    let Value::Array(items) = v else {
+        return Err(SimError::at(
+            "limiters",
+            format_args!("must be an array, got {}", describe(v)),
+        ));
+    };
+    if items.is_empty() {
+        return Err(SimError::at("limiters", "must not be empty"));
+    }
+    if items.len() > MAX_LANES {
+        return Err(SimError::at(
+            "limiters",
+            format_args!("{} limiters is too many (at most {MAX_LANES})", items.len()),
+        ));
+    }
+    // Ids resolve in order: an unnamed lane takes its algorithm's id, numbered
+    // (`gcra-2`) if an earlier lane has it; a given id must be new.
+    let mut lanes: Vec<LaneSpec> = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("limiters[{i}]");
+        let mut lane = limiter_from(item, &path, budget)?;
+        let taken = |id: &str| lanes.iter().any(|l| l.id == id);
+        if item.get("id").is_some() {
+            if taken(&lane.id) {
+                return Err(SimError::at(
+                    &join(&path, "id"),
+                    format_args!("duplicate id \"{}\"", lane.id),
+                ));
+            }
+        } else {
+            let base = lane.algorithm.id();
+            let mut n = 1;
+            let mut id = base.to_string();
+            while taken(&id) {
+                n += 1;
+                id = format!("{base}-{n}");
+            }
+            lane.id = id;
+        }
+        lanes.push(lane);
+    }
+    Ok(lanes)
+}
+
+fn limiter_from(v: &Value, path: &str, budget: Option<(u64, u64)>) -> Result<LaneSpec, SimError> {
+    let Value::Object(obj) = v else {
+        return Err(SimError::at(
+            path,
+            format_args!(
+                "must be an object like {{\"algorithm\": \"token_bucket\", \"limit\": 5, \"period_ms\": 10000}}, got {}",
+                describe(v)
+            ),
+        ));
+    };
+    unknown_fields(obj, path, LIMITER_FIELDS)?;
+    let field = |f: &str| join(path, f);
+    let algorithm = match obj.get("algorithm") {
+        None => {
+            return Err(SimError::at(
+                &field("algorithm"),
+                format_args!("required (one of {})", algorithm_ids()),
+            ))
+        }
+        Some(a) => {
+            let name = string(a, &field("algorithm"))?;
+            Algorithm::from_id(name).ok_or_else(|| {
+                SimError::at(
+                    &field("algorithm"),
+                    format_args!(
+                        "unknown algorithm \"{}\" (expected one of {})",
+                        shown(name),
+                        algorithm_ids()
+                    ),
+                )
+            })?
+        }
+    };
+    let id = match obj.get("id") {
+        None => algorithm.id().to_string(),
+        Some(v) => {
+            let id = label(v, &field("id"))?;
+            if id.is_empty() {
+                return Err(SimError::at(&field("id"), "must not be empty"));
+            }
+            id.to_string()
+        }
+    };
+    let required = |f: &str, default: Option<u64>, max: u64, unit: Unit| match obj.get(f) {
+        Some(v) => uint(v, &field(f), max, unit),
+        None => default.ok_or_else(|| SimError::at(&field(f), "required")),
+    };
+    let limit = required("limit", budget.map(|b| b.0), MAX_COUNT, Unit::Count)?;
+    let period_ms = required("period_ms", budget.map(|b| b.1), MAX_PERIOD_MS, Unit::Ms)?;
+    let uses = |f: &str, ok: bool, who: &str| -> Result<(), SimError> {
+        if obj.contains_key(f) && !ok {
+            Err(SimError::at(
+                &field(f),
+                format_args!("{} takes no {f} (only {who})", algorithm.id()),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let with_burst = Algorithm::ALL
+        .into_iter()
+        .filter(|a| a.uses_burst())
+        .map(Algorithm::id)
+        .collect::<Vec<_>>()
+        .join(", ");
+    uses("burst", algorithm.uses_burst(), &with_burst)?;
+    let nginx = algorithm == Algorithm::Nginx;
+    uses("delay", nginx, "nginx")?;
+    uses("nodelay", nginx, "nginx")?;
+    let burst = opt(obj, "burst", |v, _| {
+        uint(v, &field("burst"), MAX_COUNT, Unit::Count)
+    })?;
+    let delay = opt(obj, "delay", |v, _| {
+        uint(v, &field("delay"), MAX_COUNT, Unit::Count)
+    })?;
+    let nodelay = match obj.get("nodelay") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            return Err(SimError::at(
+                &field("nodelay"),
+                format_args!("must be true or false, got {}", describe(other)),
+            ))
+        }
+    };
+    if nodelay && delay.is_some() {
+        return Err(SimError::at(
+            &field("nodelay"),
+            "give either delay or nodelay, not both",
+        ));
+    }
+    let lane = LaneSpec {
+        id,
+        algorithm,
+        params: Params {
+            limit,
+            period_ms,
+            burst,
+            delay,
+            nodelay,
+        },
+    };
+    lane.build().map_err(|e| SimError::param(path, &e))?;
+    Ok(lane)
+}
+
+/// `requests`: times in ms, or `{"t", "key", "cost"}` objects (mixing is fine).
+fn requests_from(v: &Value) -> Result<Stream, SimError> {
+    let Value::Array(items) = v else {
+        return Err(SimError::at(
+            "requests",
+            format_args!("must be an array, got {}", describe(v)),
+        ));
+    };
+    if items.len() > MAX_REQUESTS {
+        return Err(SimError::at(
+            "requests",
+            format_args!(
+                "{} requests is too many (at most {MAX_REQUESTS})",
+                items.len()
+            ),
+        ));
+    }
+    let mut stream = Stream {
+        requests: Vec::with_capacity(items.len()),
+        keys: vec![String::new()],
+    };
+    let mut key_ids: BTreeMap<&str, u32> = BTreeMap::new();
+    key_ids.insert("", 0);
+    // The previous request's time, index, and whether it was an object (for the
+    // path in an error; paths are only formatted when there is an error).
+    let mut previous: Option<(u64, usize, bool)> = None;
+    let time_path = |i: usize, object: bool| {
+        if object {
+            format!("requests[{i}].t")
+        } else {
+            format!("requests[{i}]")
+        }
+    };
+    for (i, item) in items.iter().enumerate() {
+        let (request, object) = match item {
+            // The common case, without formatting a path.
+            Value::Number(n) if n.as_u64().is_some_and(|t| t <= MAX_TIME_MS) => {
+                (Request::at(n.as_u64().unwrap_or(0)), false)
+            }
+            Value::Number(_) => {
+                let t = uint(item, &time_path(i, false), MAX_TIME_MS, Unit::Ms)?;
+                (Request::at(t), false)
+            }
+            Value::Object(obj) => {
+                let path = format!("requests[{i}]");
+                unknown_fields(obj, &path, REQUEST_FIELDS)?;
+                let t = match obj.get("t") {
+                    Some(t) => uint(t, &time_path(i, true), MAX_TIME_MS, Unit::Ms)?,
+                    None => return Err(SimError::at(&time_path(i, true), "required")),
+                };
+                let key = match obj.get("key") {
+                    None => 0,
+                    Some(k) => {
+                        let name = label(k, &join(&path, "key"))?;
+                        match key_ids.get(name) {
+                            Some(&id) => id,
+                            None => {
+                                let id = stream.keys.len() as u32;
+                                key_ids.insert(name, id);
+                                stream.keys.push(name.to_string());
+                                id
+                            }
+                        }
+                    }
+                };
+                let cost = match obj.get("cost") {
+                    None => 1,
+                    Some(c) => {
+                        let c_path = join(&path, "cost");
+                        positive(uint(c, &c_path, u32::MAX as u64, Unit::Count)?, &c_path)? as u32
+                    }
+                };
+                (Request { t, key, cost }, true)
+            }
+            other => {
+                return Err(SimError::at(
+                    &format!("requests[{i}]"),
+                    format_args!(
+                        "must be a time in ms or an object like {{\"t\": 1000, \"key\": \"a\", \"cost\": 1}}, got {}",
+                        describe(other)
+                    ),
+                ))
+            }
+        };
+        if let Some((p, j, was_object)) = previous {
+            if request.t < p {
+                return Err(SimError::at(
+                    &time_path(i, object),
+                    format_args!(
+                        "{} comes before {} = {p} (requests must be sorted by time)",
+                        request.t,
+                        time_path(j, was_object)
+                    ),
+                ));
+            }
+        }
+        previous = Some((request.t, i, object));
+        stream.requests.push(request);
+    }
+    Ok(stream)
+}

@@ -1,0 +1,228 @@
+//! The runner: one stream through every lane, and the report.
+
+use ratelab_core::{AnyLimiter, Explanation, Keyed, Limiter, Ms};
+use serde::{Serialize, Serializer};
+
+use crate::config::{Config, ResolvedParams};
+use crate::error::SimError;
+use crate::stream::Request;
+use crate::sweep::{sweep, Sweep};
+use crate::yardstick::{Meter, Yardstick};
+
+/// The result of a run (the JSON output). Field order is the format.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// One per lane, in the order given.
+    pub results: Vec<LaneReport>,
+    /// The scenario run, if any.
+    pub scenario: Option<String>,
+    /// How many requests the stream had.
+    pub request_count: usize,
+    /// Lab D's sweep (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<Sweep>,
+}
+
+/// One lane's result: its decisions and its yardstick.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LaneReport {
+    /// The lane's label.
+    pub id: String,
+    /// The algorithm's id.
+    pub algorithm: &'static str,
+    /// Its parameters, resolved.
+    pub params: ResolvedParams,
+    /// Per request: allowed (possibly after a wait)?
+    pub allowed: Vec<bool>,
+    /// Per request: the exact wait of an allowed request, `None` if denied. In JSON
+    /// (`wait_ms`): rounded up to whole ms, `null` when denied.
+    #[serde(rename = "wait_ms", serialize_with = "waits_in_ms")]
+    pub waits: Vec<Option<Ms>>,
+    /// Requests allowed.
+    pub passed: u64,
+    /// Requests denied.
+    pub blocked: u64,
+    /// See [`Yardstick::max_in_window`].
+    pub max_in_window: u64,
+    /// See [`Yardstick::window_ms`].
+    pub window_ms: u64,
+    /// See [`Yardstick::max_in_1s`].
+    pub max_in_1s: u64,
+    /// See [`Yardstick::max_in_window_departures`].
+    pub max_in_window_departures: Option<u64>,
+    /// See [`Yardstick::longest_wait_ms`].
+    pub longest_wait_ms: u64,
+    /// See [`Yardstick::histogram_10s`].
+    pub histogram_10s: Vec<u64>,
+    /// See [`Yardstick::keys`].
+    pub keys: u64,
+    /// See [`Yardstick::state_numbers`].
+    pub state_numbers: u64,
+}
+
+fn waits_in_ms<S: Serializer>(waits: &[Option<Ms>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(waits.iter().map(|w| w.map(Ms::ceil_ms)))
+}
+
+impl LaneReport {
+    /// The yardstick part of the report.
+    pub fn yardstick(&self) -> Yardstick {
+        Yardstick {
+            passed: self.passed,
+            blocked: self.blocked,
+            max_in_window: self.max_in_window,
+            window_ms: self.window_ms,
+            max_in_1s: self.max_in_1s,
+            max_in_window_departures: self.max_in_window_departures,
+            longest_wait_ms: self.longest_wait_ms,
+            histogram_10s: self.histogram_10s.clone(),
+            keys: self.keys,
+            state_numbers: self.state_numbers,
+            longest_wait: self
+                .waits
+                .iter()
+                .flatten()
+                .copied()
+                .max()
+                .unwrap_or(Ms::ZERO),
+        }
+    }
+
+    /// The decisions as SPEC's tables write them: `✓✓✗…`.
+    pub fn marks(&self) -> String {
+        self.allowed
+            .iter()
+            .map(|&a| if a { '✓' } else { '✗' })
+            .collect()
+    }
+}
+
+/// Runs every lane over the stream (validating the config first) and, for lab D, the
+/// sweep.
+pub fn run(config: &Config) -> Result<Report, SimError> {
+    config.validate()?;
+    let stream = &config.stream;
+    let mut results = Vec::with_capacity(config.lanes.len());
+    for (j, lane) in config.lanes.iter().enumerate() {
+        let proto = lane
+            .build()
+            .map_err(|e| SimError::param(&format!("limiters[{j}]"), &e))?;
+        let mut keyed = Keyed::new(proto);
+        let window_ms = lane.window_ms(config.window_ms);
+        let mut meter = Meter::new(window_ms, lane.algorithm.delays());
+        let n = stream.requests.len();
+        let (mut allowed, mut waits) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for (i, r) in stream.requests.iter().enumerate() {
+            let key = stream.key_name(r.key).unwrap_or("");
+            let d = keyed
+                .check(key, r.t, r.cost)
+                .map_err(|e| SimError::check(i, j, &lane.id, &e))?;
+            let wait = d.allowed.then_some(d.wait);
+            meter.record(i as u64, r, wait, keyed.get(key).state_numbers());
+            allowed.push(d.allowed);
+            waits.push(wait);
+        }
+        let y = meter.yardstick();
+        results.push(LaneReport {
+            id: lane.id.clone(),
+            algorithm: lane.algorithm.id(),
+            params: lane.resolved(),
+            allowed,
+            waits,
+            passed: y.passed,
+            blocked: y.blocked,
+            max_in_window: y.max_in_window,
+            window_ms: y.window_ms,
+            max_in_1s: y.max_in_1s,
+            max_in_window_departures: y.max_in_window_departures,
+            longest_wait_ms: y.longest_wait_ms,
+            histogram_10s: y.histogram_10s,
+            keys: y.keys,
+            state_numbers: y.state_numbers,
+        });
+    }
+    let sweep = config.sweep.as_ref().map(sweep).transpose()?;
+    Ok(Report {
+        results,
+        scenario: config.scenario.clone(),
+        request_count: stream.requests.len(),
+        sweep,
+    })
+}
+
+/// JSON text in, JSON text out: the one entry point the CLI and the JS API share, so
+/// that results and error messages are identical everywhere.
+pub fn simulate_json(input: &str) -> Result<String, String> {
+    let config = Config::from_json(input)?;
+    let report = run(&config)?;
+    serde_json::to_string(&report).map_err(|e| e.to_string())
+}
+
+/// The same from an already parsed value (the JS API converts a JS object to a
+/// `serde_json::Value`). Returns the typed report, whose `Serialize` keeps the field
+/// order of the format (converting it to a `serde_json::Value` would sort the keys).
+pub fn simulate_value(input: &serde_json::Value) -> Result<Report, String> {
+    let config = Config::from_value(input)?;
+    Ok(run(&config)?)
+}
+
+/// One lane's trace: a row per request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaneTrace {
+    /// The lane's label.
+    pub id: String,
+    /// Its parameters, resolved.
+    pub params: ResolvedParams,
+    /// The algorithm's id.
+    pub algorithm: &'static str,
+    /// One row per request, in stream order.
+    pub rows: Vec<TraceRow>,
+}
+
+/// One request as a lane saw it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceRow {
+    /// The request.
+    pub request: Request,
+    /// Its key's name.
+    pub key: String,
+    /// State before, updates, the comparison, verdict, state after.
+    pub explanation: Explanation,
+}
+
+/// Every lane's trace over the stream (validating the config first). Meant for the
+/// command line and for small streams: it keeps an explanation per request and lane.
+pub fn trace(config: &Config) -> Result<Vec<LaneTrace>, SimError> {
+    config.validate()?;
+    let stream = &config.stream;
+    let mut out = Vec::with_capacity(config.lanes.len());
+    for (j, lane) in config.lanes.iter().enumerate() {
+        let proto: AnyLimiter = lane
+            .build()
+            .map_err(|e| SimError::param(&format!("limiters[{j}]"), &e))?;
+        let mut keyed = Keyed::new(proto);
+        let mut rows = Vec::with_capacity(stream.requests.len());
+        for (i, r) in stream.requests.iter().enumerate() {
+            let key = stream.key_name(r.key).unwrap_or("");
+            let explanation = keyed
+                .get(key)
+                .explain(r.t, r.cost)
+                .map_err(|e| SimError::check(i, j, &lane.id, &e))?;
+            keyed
+                .check(key, r.t, r.cost)
+                .map_err(|e| SimError::check(i, j, &lane.id, &e))?;
+            rows.push(TraceRow {
+                request: *r,
+                key: key.to_string(),
+                explanation,
+            });
+        }
+        out.push(LaneTrace {
+            id: lane.id.clone(),
+            params: lane.resolved(),
+            algorithm: lane.algorithm.id(),
+            rows,
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,527 @@
+//! The scenario registry: named, documented, deterministic streams with default lanes.
+//!
+//! Every stream here is integer arithmetic on its parameters (`limit` N, `period_ms`
+//! W) except the Poisson ones, which are seeded (see [`crate::traffic`]).
+
+use ratelab_core::Algorithm;
+use serde::Serialize;
+
+use crate::config::{Config, LaneSpec, LimiterOut};
+use crate::error::SimError;
+use crate::stream::{Stream, MAX_REQUESTS};
+use crate::sweep::SweepSpec;
+use crate::traffic::Poisson;
+
+/// A scenario's entry in the registry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScenarioInfo {
+    /// The name in JSON and URLs.
+    pub id: &'static str,
+    /// A human title.
+    pub title: &'static str,
+    /// One line on what it shows.
+    pub description: &'static str,
+    /// The top-level JSON fields it accepts besides `scenario`.
+    pub overrides: &'static [&'static str],
+    /// Its default budget N (for the stream where parameterised, and the lanes).
+    pub limit: u64,
+    /// Its default budget W in ms.
+    pub period_ms: u64,
+    /// The default yardstick window; `None` = each lane's period.
+    pub window_ms: Option<u64>,
+}
+
+const BUDGET: &[&str] = &["limiters", "window_ms", "limit", "period_ms"];
+const LANES_ONLY: &[&str] = &["limiters", "window_ms"];
+
+/// Every scenario, in the order the playground lists them.
+pub const SCENARIOS: &[ScenarioInfo] = &[
+    ScenarioInfo {
+        id: "edge-burst",
+        title: "Edge burst",
+        description: "A burst of 2N split around a window boundary: N in the last tenth of the first window, N in the first tenth of the next.",
+        overrides: BUDGET,
+        limit: 5,
+        period_ms: 10_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: "2x-rate",
+        title: "2x rate",
+        description: "A steady stream at twice the allowed rate for three windows.",
+        overrides: BUDGET,
+        limit: 5,
+        period_ms: 10_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: "burst-then-drip",
+        title: "Burst then drip",
+        description: "A full burst of N at once, then one request every 2W/N (half the rate) until 4W.",
+        overrides: BUDGET,
+        limit: 5,
+        period_ms: 10_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: "manual",
+        title: "Manual",
+        description: "No requests: send them yourself, one click at a time.",
+        overrides: BUDGET,
+        limit: 5,
+        period_ms: 10_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: "golden",
+        title: "The golden stream",
+        description: "SPEC's twelve requests against 5 per 10 s, with the seven limiters of its golden table.",
+        overrides: LANES_ONLY,
+        limit: 5,
+        period_ms: 10_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: "lab-a",
+        title: "Lab A: boundary attack",
+        description: "100 per minute: one request at 0 s, 100 just before 60 s, 100 just after; the fixed window lets 199 through in 2 s.",
+        overrides: LANES_ONLY,
+        limit: 100,
+        period_ms: 60_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: "lab-b",
+        title: "Lab B: sustained overload",
+        description: "100 per minute, one request every 300 ms for 3 minutes: the windows pass in bursts, then go silent (34 33 33 0 0 0 per 10 s).",
+        overrides: LANES_ONLY,
+        limit: 100,
+        period_ms: 60_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: "lab-c",
+        title: "Lab C: page load",
+        description: "12 simultaneous requests against \"10 per second\": a bucket of 1 blocks 11, a bucket of 20 none, a queue delays them.",
+        overrides: LANES_ONLY,
+        limit: 10,
+        period_ms: 1_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: "lab-d",
+        title: "Lab D: estimate against exact",
+        description: "Seeded Poisson traffic, 300 clients x 10 min at 0.5x to 4x of 100 per minute: how often the sliding window counter wrongly allows or blocks.",
+        overrides: &["limiters", "window_ms", "seed", "load", "clients"],
+        limit: 100,
+        period_ms: 60_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: "lab-e",
+        title: "Lab E: worst case",
+        description: "100 per minute: 100 requests in the last 0.1 s of the first minute, then 10 per second for two minutes.",
+        overrides: LANES_ONLY,
+        limit: 100,
+        period_ms: 60_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: "poisson",
+        title: "Poisson traffic",
+        description: "Seeded random traffic from many clients, each at load x the limit on average.",
+        overrides: &[
+            "limiters",
+            "window_ms",
+            "limit",
+            "period_ms",
+            "seed",
+            "load",
+            "clients",
+            "duration_ms",
+        ],
+        limit: 100,
+        period_ms: 60_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: "custom",
+        title: "Custom",
+        description: "Your own requests (typed, pasted or imported as JSON) and limiters.",
+        overrides: &["requests", "limiters", "window_ms"],
+        limit: 5,
+        period_ms: 10_000,
+        window_ms: None,
+    },
+];
+
+/// Looks a scenario up by id.
+pub fn scenario_info(id: &str) -> Option<&'static ScenarioInfo> {
+    SCENARIOS.iter().find(|s| s.id == id)
+}
+
+/// The scenario ids, comma-separated (for error messages).
+pub fn scenario_ids() -> String {
+    SCENARIOS
+        .iter()
+        .map(|s| s.id)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Defaults of the seeded scenarios.
+pub mod defaults {
+    /// The seed when none is given.
+    pub const SEED: u64 = 1;
+    /// Lab D's lanes run the 1.25x level (in thousandths).
+    pub const LAB_D_LOAD_PERMILLE: u32 = 1250;
+    /// Lab D's lanes run its first 10 clients (the sweep runs 300).
+    pub const LAB_D_CLIENTS: u32 = 10;
+    /// Lab D's duration.
+    pub const LAB_D_DURATION_MS: u64 = 600_000;
+    /// `poisson`: clients.
+    pub const POISSON_CLIENTS: u32 = 20;
+    /// `poisson`: load (at the limit).
+    pub const POISSON_LOAD_PERMILLE: u32 = 1000;
+    /// `poisson`: 5 minutes.
+    pub const POISSON_DURATION_MS: u64 = 300_000;
+    /// The most clients a Poisson scenario accepts.
+    pub const MAX_CLIENTS: u32 = 10_000;
+    /// The highest load accepted, in thousandths (100x).
+    pub const MAX_LOAD_PERMILLE: u32 = 100_000;
+}
+
+/// What a scenario may be given besides its id (`None` = its default). Which ones a
+/// scenario accepts is [`ScenarioInfo::overrides`]; [`scenario`] ignores the others
+/// (the JSON parser rejects them with a message).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// N of the budget (parameterised streams and default lanes).
+    pub limit: Option<u64>,
+    /// W of the budget.
+    pub period_ms: Option<u64>,
+    /// Lanes to run instead of the defaults.
+    pub limiters: Option<Vec<LaneSpec>>,
+    /// Yardstick window.
+    pub window_ms: Option<u64>,
+    /// `custom`: the stream.
+    pub requests: Option<Stream>,
+    /// Seeded scenarios: the seed.
+    pub seed: Option<u64>,
+    /// Seeded scenarios: each client's load, in thousandths of the limit.
+    pub load_permille: Option<u32>,
+    /// Seeded scenarios: how many clients.
+    pub clients: Option<u32>,
+    /// `poisson`: how long.
+    pub duration_ms: Option<u64>,
+}
+
+/// Builds scenario `id` with `overrides` into a runnable, validated [`Config`].
+pub fn scenario(id: &str, overrides: &Overrides) -> Result<Config, SimError> {
+    let info = scenario_info(id).ok_or_else(|| {
+        SimError::at(
+            "scenario",
+            format_args!(
+                "unknown scenario \"{id}\" (expected one of {})",
+                scenario_ids()
+            ),
+        )
+    })?;
+    let limit = overrides.limit.unwrap_or(info.limit);
+    let period = overrides.period_ms.unwrap_or(info.period_ms);
+    // Validate the budget once, with core's messages (`limit: must be > 0`).
+    ratelab_core::Rate::new(limit, period).map_err(|e| SimError::param("", &e))?;
+    let seed = overrides.seed.unwrap_or(defaults::SEED);
+    let mut sweep = None;
+    let stream = match info.id {
+        "edge-burst" => edge_burst(limit, period)?,
+        "2x-rate" => twice_the_rate(limit, period)?,
+        "burst-then-drip" => burst_then_drip(limit, period)?,
+        "manual" => Stream::new(),
+        "golden" => Stream::from_times(GOLDEN_TIMES),
+        "lab-a" => lab_a(),
+        "lab-b" => lab_b(),
+        "lab-c" => Stream::from_times([0; 12]),
+        "lab-d" => {
+            sweep = Some(SweepSpec::lab_d(seed));
+            Poisson {
+                clients: overrides.clients.unwrap_or(defaults::LAB_D_CLIENTS),
+                load_permille: overrides
+                    .load_permille
+                    .unwrap_or(defaults::LAB_D_LOAD_PERMILLE),
+                limit: 100,
+                period_ms: 60_000,
+                duration_ms: defaults::LAB_D_DURATION_MS,
+                seed,
+            }
+            .stream()?
+        }
+        "lab-e" => lab_e(),
+        "poisson" => Poisson {
+            clients: overrides.clients.unwrap_or(defaults::POISSON_CLIENTS),
+            load_permille: overrides
+                .load_permille
+                .unwrap_or(defaults::POISSON_LOAD_PERMILLE),
+            limit,
+            period_ms: period,
+            duration_ms: overrides
+                .duration_ms
+                .unwrap_or(defaults::POISSON_DURATION_MS),
+            seed,
+        }
+        .stream()?,
+        _ => overrides.requests.clone().unwrap_or_default(),
+    };
+    let lanes = match &overrides.limiters {
+        Some(l) => l.clone(),
+        None => default_lanes(info.id, limit, period),
+    };
+    let config = Config {
+        scenario: Some(info.id.to_string()),
+        stream,
+        lanes,
+        window_ms: overrides.window_ms.or(info.window_ms),
+        sweep,
+    };
+    config.validate()?;
+    Ok(config)
+}
+
+/// The lanes a scenario runs when none are given, at budget `limit` per `period_ms`
+/// (the labs ignore the budget: their lanes are part of the lesson). `custom` has none.
+pub fn default_lanes(id: &str, limit: u64, period_ms: u64) -> Vec<LaneSpec> {
+    use Algorithm::*;
+    let lane = |a| LaneSpec::simple(a, limit, period_ms);
+    let per_minute = |a| LaneSpec::simple(a, 100, 60_000);
+    match id {
+        "edge-burst" => [FixedWindow, SlidingLog, TokenBucket].map(lane).to_vec(),
+        "2x-rate" => [
+            FixedWindow,
+            SlidingLog,
+            SlidingWindowCounter,
+            TokenBucket,
+            LeakyQueue,
+        ]
+        .map(lane)
+        .to_vec(),
+        "burst-then-drip" => [FixedWindow, SlidingLog, TokenBucket, LeakyQueue]
+            .map(lane)
+            .to_vec(),
+        "manual" => [
+            FixedWindow,
+            SlidingLog,
+            SlidingWindowCounter,
+            TokenBucket,
+            LeakyQueue,
+            Gcra,
+        ]
+        .map(lane)
+        .to_vec(),
+        "golden" => [
+            FixedWindow,
+            FixedWindowAnchored,
+            SlidingLog,
+            SlidingWindowCounter,
+            TokenBucket,
+            LeakyQueue,
+            Gcra,
+        ]
+        .map(|a| LaneSpec::simple(a, 5, 10_000))
+        .to_vec(),
+        "lab-a" => [
+            FixedWindow,
+            FixedWindowAnchored,
+            SlidingLog,
+            SlidingWindowCounter,
+            TokenBucket,
+        ]
+        .map(per_minute)
+        .to_vec(),
+        "lab-b" | "lab-e" => [
+            FixedWindow,
+            SlidingLog,
+            SlidingWindowCounter,
+            TokenBucket,
+            Gcra,
+        ]
+        .map(per_minute)
+        .to_vec(),
+        "lab-c" => {
+            let ten = |a| LaneSpec::simple(a, 10, 1_000);
+            vec![
+                ten(TokenBucket).with_burst(1).with_id("token_bucket_b1"),
+                ten(TokenBucket).with_burst(20).with_id("token_bucket_b20"),
+                ten(LeakyQueue).with_burst(12),
+                ten(Nginx).with_burst(11),
+            ]
+        }
+        "lab-d" => [SlidingWindowCounter, SlidingLog].map(per_minute).to_vec(),
+        "poisson" => [FixedWindow, SlidingLog, SlidingWindowCounter, TokenBucket]
+            .map(lane)
+            .to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+/// SPEC's golden stream, in ms.
+pub const GOLDEN_TIMES: [u64; 12] = [
+    2_000, 7_000, 8_000, 9_000, 9_500, 9_800, 10_100, 10_400, 10_700, 11_200, 15_000, 19_500,
+];
+
+/// Refuses a parameterised stream that would be too long, before building it.
+fn check_size(count: u128, what: &str) -> Result<usize, SimError> {
+    if count > MAX_REQUESTS as u128 {
+        return Err(SimError::at(
+            "limit",
+            format_args!("{what} would make {count} requests (at most {MAX_REQUESTS})"),
+        ));
+    }
+    Ok(count as usize)
+}
+
+/// `edge-burst`: a burst of 2N split in half around the boundary at W. SPEC says
+/// "half the limit just before, half just after", but a burst of only N passes every
+/// limiter, so "half" is read as half of a 2N burst: N requests evenly spaced over the
+/// last tenth of the first window, `t = ⌊0.9W + i·W/(10N)⌋` (in `[0.9W, W)`), then N
+/// over the first tenth of the next, `t = W + ⌊i·W/(10N)⌋` (in `[W, 1.1W)`), i in 0..N.
+pub fn edge_burst(limit: u64, period_ms: u64) -> Result<Stream, SimError> {
+    let n = check_size(2 * limit as u128, "edge-burst")? as u64 / 2;
+    let (n128, w) = (n as u128, period_ms as u128);
+    let offset = |i: u64| (i as u128 * w / (10 * n128)) as u64;
+    let before = (0..n).map(|i| ((9 * n128 * w + i as u128 * w) / (10 * n128)) as u64);
+    let after = (0..n).map(|i| period_ms + offset(i));
+    Ok(Stream::from_times(before.chain(after)))
+}
+
+/// `2x-rate`: `t = ⌊k·W/(2N)⌋` for k in 0..6N: twice the allowed rate for 3 windows.
+pub fn twice_the_rate(limit: u64, period_ms: u64) -> Result<Stream, SimError> {
+    let count = check_size(6 * limit as u128, "2x-rate")?;
+    let (n, w) = (limit as u128, period_ms as u128);
+    Ok(Stream::from_times(
+        (0..count as u128).map(|k| (k * w / (2 * n)) as u64),
+    ))
+}
+
+/// `burst-then-drip`: N requests at 0, then one at `t = ⌊j·2W/N⌋` for j = 1, 2, ...
+/// while `t < 4W` (half the allowed rate, 2N − 1 more requests).
+pub fn burst_then_drip(limit: u64, period_ms: u64) -> Result<Stream, SimError> {
+    let count = check_size(3 * limit as u128, "burst-then-drip")?;
+    let (n, w) = (limit as u128, period_ms as u128);
+    let burst = core::iter::repeat_n(0, limit as usize);
+    let drip = (1..)
+        .map(move |j: u128| (j * 2 * w / n) as u64)
+        .take_while(move |&t| (t as u128) < 4 * w);
+    let mut s = Stream::from_times(burst.chain(drip));
+    s.requests.truncate(count);
+    Ok(s)
+}
+
+/// `lab-a`: one request at 0, 100 at `59000 + 10i`, 100 at `60000 + 10i` (i in 0..100).
+pub fn lab_a() -> Stream {
+    let before = (0..100).map(|i| 59_000 + 10 * i);
+    let after = (0..100).map(|i| 60_000 + 10 * i);
+    Stream::from_times(core::iter::once(0).chain(before).chain(after))
+}
+
+/// `lab-b`: one request every 300 ms for 3 minutes (`t = 300k`, k in 0..600).
+pub fn lab_b() -> Stream {
+    Stream::from_times((0..600).map(|k| 300 * k))
+}
+
+/// `lab-e`: 100 requests at `59900 + i` (i in 0..100), then `60000 + 100k` for k in
+/// 0..1200 (10 per second for two minutes).
+pub fn lab_e() -> Stream {
+    let edge = (0..100).map(|i| 59_900 + i);
+    let steady = (0..1200).map(|k| 60_000 + 100 * k);
+    Stream::from_times(edge.chain(steady))
+}
+
+#[derive(Serialize)]
+struct ScenarioOut<'a> {
+    id: &'static str,
+    title: &'static str,
+    description: &'static str,
+    overrides: &'static [&'static str],
+    limit: u64,
+    period_ms: u64,
+    window_ms: Option<u64>,
+    limiters: Vec<LimiterOut<'a>>,
+}
+
+/// The registry as JSON: `[{"id", "title", "description", "overrides", "limit",
+/// "period_ms", "window_ms", "limiters"}, ...]` (limiters in the input format).
+pub fn scenarios_json() -> String {
+    let lanes: Vec<Vec<LaneSpec>> = SCENARIOS
+        .iter()
+        .map(|s| default_lanes(s.id, s.limit, s.period_ms))
+        .collect();
+    let out: Vec<ScenarioOut<'_>> = SCENARIOS
+        .iter()
+        .zip(&lanes)
+        .map(|(s, l)| ScenarioOut {
+            id: s.id,
+            title: s.title,
+            description: s.description,
+            overrides: s.overrides,
+            limit: s.limit,
+            period_ms: s.period_ms,
+            window_ms: s.window_ms,
+            limiters: l.iter().map(LimiterOut::from).collect(),
+        })
+        .collect();
+    serde_json::to_string(&out).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edge_burst_straddles_the_boundary() {
+        let s = edge_burst(5, 10_000).unwrap();
+        let times: Vec<u64> = s.times().collect();
+        assert_eq!(
+            times,
+            [9000, 9200, 9400, 9600, 9800, 10_000, 10_200, 10_400, 10_600, 10_800]
+        );
+        // Uneven division stays inside the tenths.
+        let s = edge_burst(3, 1000).unwrap();
+        assert!(s.times().take(3).all(|t| (900..1000).contains(&t)));
+        assert!(s.times().skip(3).all(|t| (1000..1100).contains(&t)));
+    }
+
+    #[test]
+    fn the_rate_streams() {
+        let s = twice_the_rate(5, 10_000).unwrap();
+        assert_eq!(s.len(), 30);
+        assert_eq!(s.requests[29].t, 29_000);
+        let s = burst_then_drip(5, 10_000).unwrap();
+        let times: Vec<u64> = s.times().collect();
+        assert_eq!(
+            times,
+            [0, 0, 0, 0, 0, 4000, 8000, 12_000, 16_000, 20_000, 24_000, 28_000, 32_000, 36_000]
+        );
+        assert!(twice_the_rate(1 << 30, 1000).is_err());
+    }
+
+    #[test]
+    fn every_scenario_builds_and_validates() {
+        for s in SCENARIOS {
+            let mut o = Overrides::default();
+            if s.id == "custom" {
+                o.limiters = Some(vec![LaneSpec::simple(Algorithm::Gcra, 1, 1000)]);
+            }
+            let c = scenario(s.id, &o).unwrap_or_else(|e| panic!("{}: {e}", s.id));
+            assert_eq!(c.scenario.as_deref(), Some(s.id));
+        }
+        assert_eq!(
+            scenario("nope", &Overrides::default())
+                .unwrap_err()
+                .as_str(),
+            format!(
+                "scenario: unknown scenario \"nope\" (expected one of {})",
+                scenario_ids()
+            )
+        );
+    }
+}

@@ -1,0 +1,349 @@
+//! The live timeline: scrubbing back shows what a fresh run shows, memory stays
+//! bounded, and compaction keeps the totals.
+
+use ratelab_core::{Algorithm, AnyLimiter, Keyed, Limiter};
+use ratelab_sim::scenario::default_lanes;
+use ratelab_sim::traffic::Poisson;
+use ratelab_sim::{
+    run, Config, LaneSpec, Request, Stream, Timeline, TimelineError, TimelineLimits,
+};
+
+/// Every algorithm, at 5 per 2 s (nginx delayed, with a burst).
+fn lanes() -> Vec<LaneSpec> {
+    Algorithm::ALL
+        .into_iter()
+        .map(|a| {
+            let l = LaneSpec::simple(a, 5, 2_000);
+            if a == Algorithm::Nginx {
+                l.with_burst(3)
+            } else {
+                l
+            }
+        })
+        .collect()
+}
+
+/// Three Poisson clients at twice the limit, plus simultaneous bursts.
+fn stream(duration_ms: u64) -> Stream {
+    let mut s = Poisson {
+        clients: 3,
+        load_permille: 2000,
+        limit: 5,
+        period_ms: 2_000,
+        duration_ms,
+        seed: 9,
+    }
+    .stream()
+    .unwrap();
+    let bursts: Vec<Request> = (0..duration_ms / 7_000)
+        .flat_map(|k| (0..4).map(move |_| Request::keyed(k * 7_000 + 3, (k % 3) as u32)))
+        .collect();
+    s.requests.extend(bursts);
+    s.requests.sort();
+    s
+}
+
+fn timeline(s: &Stream, limits: TimelineLimits) -> Timeline {
+    let mut t = Timeline::with_limits(lanes(), None, limits).unwrap();
+    t.extend(s).unwrap();
+    t
+}
+
+/// A fresh keyed limiter run over the requests at or before `t` (or before `index`).
+fn fresh(spec: &LaneSpec, s: &Stream, upto: impl Fn(usize, &Request) -> bool) -> Keyed<AnyLimiter> {
+    let mut k = Keyed::new(spec.build().unwrap());
+    for (_, r) in s
+        .requests
+        .iter()
+        .enumerate()
+        .take_while(|(i, r)| upto(*i, r))
+    {
+        k.check(&s.keys[r.key as usize], r.t, r.cost).unwrap();
+    }
+    k
+}
+
+fn probe_times(s: &Stream) -> Vec<u64> {
+    let last = s.requests.last().unwrap().t;
+    // Request times, the moments just before and after them, and times in between.
+    let mut ts: Vec<u64> = s
+        .requests
+        .iter()
+        .step_by(37)
+        .flat_map(|r| [r.t.saturating_sub(1), r.t, r.t + 1])
+        .collect();
+    ts.extend((0..50).map(|k| k * last / 50 + 13));
+    ts.push(last + 5_000);
+    ts
+}
+
+#[test]
+fn scrubbing_shows_what_a_fresh_run_shows() {
+    let s = stream(60_000);
+    // Small checkpoint interval so that most queries replay from a checkpoint.
+    let tl = timeline(
+        &s,
+        TimelineLimits {
+            retain: 20_000,
+            checkpoint_every: 400,
+            max_keys: 10,
+        },
+    );
+    assert_eq!(tl.len() as usize, s.len());
+    for (lane, spec) in lanes().iter().enumerate() {
+        for t in probe_times(&s) {
+            let k = fresh(spec, &s, |_, r| r.t <= t);
+            for key in &s.keys {
+                assert_eq!(
+                    tl.snapshot_at(lane, key, t).unwrap(),
+                    k.get(key).snapshot(t),
+                    "{} {key} at {t}",
+                    spec.id
+                );
+                assert_eq!(
+                    tl.headers_at(lane, key, t).unwrap(),
+                    k.get(key).headers(t).unwrap(),
+                    "{} {key} at {t}",
+                    spec.id
+                );
+            }
+        }
+        for index in (0..s.len()).step_by(29) {
+            let r = s.requests[index];
+            let k = fresh(spec, &s, |i, _| i < index);
+            let key = &s.keys[r.key as usize];
+            assert_eq!(
+                tl.explain(lane, index as u64).unwrap(),
+                k.get(key).explain(r.t, r.cost).unwrap(),
+                "{} request {index}",
+                spec.id
+            );
+        }
+    }
+}
+
+#[test]
+fn yardstick_until_is_the_run_of_the_prefix() {
+    let s = stream(40_000);
+    let tl = timeline(&s, TimelineLimits::DEFAULT);
+    for t in probe_times(&s).into_iter().step_by(7) {
+        let prefix = Stream {
+            requests: s
+                .requests
+                .iter()
+                .copied()
+                .take_while(|r| r.t <= t)
+                .collect(),
+            keys: s.keys.clone(),
+        };
+        let report = run(&Config::new(prefix, lanes(), None)).unwrap();
+        for (lane, expected) in report.results.iter().enumerate() {
+            assert_eq!(
+                tl.yardstick_until(lane, t).unwrap(),
+                expected.yardstick(),
+                "{} until {t}",
+                expected.id
+            );
+        }
+    }
+}
+
+#[test]
+fn outcomes_agree_with_the_runner_and_views_use_binary_search() {
+    let s = stream(30_000);
+    let tl = timeline(&s, TimelineLimits::DEFAULT);
+    let report = run(&Config::new(s.clone(), lanes(), None)).unwrap();
+    for (lane, r) in report.results.iter().enumerate() {
+        for (i, (&allowed, wait)) in r.allowed.iter().zip(&r.waits).enumerate() {
+            let o = tl.outcome(lane, i as u64).unwrap();
+            assert_eq!(
+                (o.allowed, o.wait_ms()),
+                (allowed, wait.map(|w| w.ceil_ms()))
+            );
+        }
+    }
+    let v = tl.visible(10_000, 12_000);
+    assert!(v
+        .clone()
+        .all(|i| (10_000..=12_000).contains(&tl.request(i).unwrap().t)));
+    assert_eq!(
+        v.end - v.start,
+        s.requests
+            .iter()
+            .filter(|r| (10_000..=12_000).contains(&r.t))
+            .count() as u64
+    );
+    assert_eq!(tl.index_at(0), 0);
+    assert_eq!(tl.index_after(u64::MAX), tl.len());
+    assert_eq!(tl.visible(5, 4), tl.index_at(5)..tl.index_at(5));
+}
+
+#[test]
+fn a_hundred_thousand_clicks_stay_within_the_bound() {
+    // Manual mode: six lanes, one key, three clicks at once every 400 ms.
+    let lanes = default_lanes("manual", 5, 10_000);
+    let count = lanes.len();
+    let mut tl = Timeline::new(lanes, None).unwrap();
+    let limits = tl.limits();
+    // The histograms grow with the clock (one bucket per 10 s, capped at 24 h), not
+    // with the requests; everything else must stop growing once compaction starts.
+    let histograms = |tl: &Timeline| -> usize {
+        (0..count)
+            .map(|l| tl.yardstick(l).unwrap().histogram_10s.len())
+            .sum()
+    };
+    let (mut high, mut at_half) = (0, 0);
+    for k in 0..100_000u64 {
+        tl.push(Request::at(k / 3 * 400)).unwrap();
+        high = high.max(tl.stored_items() - histograms(&tl));
+        if k == 50_000 {
+            at_half = high;
+        }
+    }
+    let retained = limits.retain + limits.checkpoint_every;
+    // Per retained request: the request, an outcome per lane, and at most three
+    // window entries per lane; plus checkpoints of (one key's) state, at most N = 5
+    // numbers each.
+    let bound = retained * (1 + 4 * count) + count * (64 + 1) * (1 + 5) + count + 10;
+    assert!(high <= bound, "{high} > {bound}");
+    assert_eq!(
+        high, at_half,
+        "memory kept growing after compaction started"
+    );
+    assert!(histograms(&tl) <= count * ratelab_sim::HISTOGRAM_MAX_BUCKETS);
+    assert!(tl.retained().end - tl.retained().start <= retained as u64);
+    assert_eq!(tl.len(), 100_000);
+}
+
+#[test]
+fn compaction_keeps_the_totals() {
+    let s = stream(200_000);
+    let limits = TimelineLimits {
+        retain: 400,
+        checkpoint_every: 40,
+        max_keys: 10,
+    };
+    let tl = timeline(&s, limits);
+    assert!(tl.retained().start > 0, "no compaction happened");
+    assert!(tl.retained().end - tl.retained().start < 440);
+    let report = run(&Config::new(s.clone(), lanes(), None)).unwrap();
+    for (lane, r) in report.results.iter().enumerate() {
+        // 400 retained requests span far more than one 2 s window, so even the window
+        // maxima are exact.
+        assert_eq!(tl.yardstick(lane).unwrap(), r.yardstick(), "{}", r.id);
+    }
+    // Looking back within the retained history still matches a fresh run.
+    let earliest = tl.earliest_time();
+    let first = tl.request(tl.retained().start).unwrap().t;
+    for t in [
+        earliest,
+        first,
+        first + 777,
+        s.requests.last().unwrap().t - 1,
+    ] {
+        let prefix = Stream {
+            requests: s
+                .requests
+                .iter()
+                .copied()
+                .take_while(|r| r.t <= t)
+                .collect(),
+            keys: s.keys.clone(),
+        };
+        let expected = run(&Config::new(prefix, lanes(), None)).unwrap();
+        for (lane, r) in expected.results.iter().enumerate() {
+            assert_eq!(
+                tl.yardstick_until(lane, t).unwrap(),
+                r.yardstick(),
+                "{} until {t}",
+                r.id
+            );
+            let k = fresh(&lanes()[lane], &s, |_, q| q.t <= t);
+            assert_eq!(
+                tl.snapshot_at(lane, "client-1", t).unwrap(),
+                k.get("client-1").snapshot(t)
+            );
+        }
+    }
+    // Before the retained history: an error, not a wrong answer.
+    assert_eq!(
+        tl.snapshot_at(0, "", earliest - 1),
+        Err(TimelineError::Compacted {
+            t: earliest - 1,
+            earliest
+        })
+    );
+    assert!(matches!(
+        tl.explain(0, 0),
+        Err(TimelineError::NotRetained { index: 0, .. })
+    ));
+}
+
+#[test]
+fn bad_pushes_are_errors_that_change_nothing() {
+    let mut tl = Timeline::new(lanes(), None).unwrap();
+    tl.push(Request::at(1_000)).unwrap();
+    let before = tl.yardstick(0).unwrap();
+    let err = tl.push(Request::at(999)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "lane 0: time went backwards: 999 ms comes after 1000 ms (streams must be sorted by time)"
+    );
+    // A cost one lane can never allow: no lane records it.
+    let err = tl
+        .push(Request {
+            t: 2_000,
+            key: 0,
+            cost: 6,
+        })
+        .unwrap_err();
+    assert!(matches!(err, TimelineError::Check { .. }), "{err}");
+    assert_eq!(
+        tl.push(Request {
+            t: 2_000,
+            key: 0,
+            cost: 0
+        })
+        .unwrap_err()
+        .to_string(),
+        "lane 0: cost: must be > 0"
+    );
+    assert_eq!(
+        tl.push(Request::keyed(2_000, 9)),
+        Err(TimelineError::UnknownKey { key: 9 })
+    );
+    assert_eq!(tl.len(), 1);
+    assert_eq!(tl.yardstick(0).unwrap(), before);
+    assert!(matches!(
+        tl.snapshot_at(99, "", 0),
+        Err(TimelineError::NoSuchLane { lane: 99, .. })
+    ));
+    // Keys are capped.
+    let mut small = Timeline::with_limits(
+        lanes(),
+        None,
+        TimelineLimits {
+            max_keys: 2,
+            ..TimelineLimits::DEFAULT
+        },
+    )
+    .unwrap();
+    small.push_key(0, "a", 1).unwrap();
+    assert_eq!(
+        small.push_key(0, "b", 1),
+        Err(TimelineError::TooManyKeys { max: 2 })
+    );
+    // Unknown keys read as fresh limiters.
+    assert!(tl.snapshot_at(0, "nobody", 5_000).is_ok());
+}
+
+#[test]
+fn limits_are_checked() {
+    let bad = TimelineLimits {
+        retain: 20_000,
+        checkpoint_every: 100,
+        max_keys: 1,
+    };
+    assert!(Timeline::with_limits(lanes(), None, bad).is_err());
+    assert!(Timeline::with_limits(lanes(), Some(0), TimelineLimits::DEFAULT).is_err());
+}
