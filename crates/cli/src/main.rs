@@ -1,1 +1,150 @@
-fn main() {}
+//! `ratelab`: the command line over ratelab-sim's JSON format.
+//!
+//! ```text
+//! ratelab simulate [FILE|-]                 JSON in, JSON out
+//! ratelab trace [FILE|-] [--limiter ID]...  a trace table per limiter
+//! ratelab scenarios [--json]                the scenario registry
+//! ratelab lab <a|b|c|d|e>                   a lab's result table
+//! ```
+//!
+//! Bad input exits with status 2 and one line on stderr: the same message the
+//! playground and the JS API show, because they all call ratelab-sim.
+
+mod labs;
+mod table;
+mod trace;
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use ratelab_sim::{simulate_json, Config};
+
+const USAGE: &str = "\
+ratelab: rate limiters on a virtual clock
+
+usage:
+  ratelab simulate [FILE|-]                 run a JSON config, print the JSON report
+  ratelab trace [FILE|-] [--limiter ID]...  print each limiter's decisions as a trace table
+  ratelab scenarios [--json]                list the scenarios
+  ratelab lab <a|b|c|d|e>                   print a lab's results
+  ratelab --help | --version
+
+FILE defaults to standard input (also written -). The JSON format is described in
+the README (\"JSON format\"); `{\"scenario\": \"golden\"}` is a complete input.
+Bad input exits with status 2 and a one-line error.
+";
+
+/// Why the command failed: everything is reported as one line and status 2.
+struct Failure(String);
+
+impl<T: std::fmt::Display> From<T> for Failure {
+    fn from(e: T) -> Failure {
+        Failure(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match command(&args) {
+        Ok(out) => {
+            // A closed pipe (`ratelab lab d | head`) is not an error worth a panic.
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout.write_all(out.as_bytes());
+            let _ = stdout.flush();
+            ExitCode::SUCCESS
+        }
+        Err(Failure(message)) => {
+            eprintln!("error: {}", message.replace('\n', " "));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn command(args: &[String]) -> Result<String, Failure> {
+    let (name, rest) = match args.split_first() {
+        None => return Ok(USAGE.to_string()),
+        Some((name, rest)) => (name.as_str(), rest),
+    };
+    match name {
+        "-h" | "--help" | "help" => Ok(USAGE.to_string()),
+        "-V" | "--version" => Ok(format!("ratelab {}\n", env!("CARGO_PKG_VERSION"))),
+        "simulate" => {
+            let (file, flags) = split_file(rest)?;
+            if let Some(flag) = flags.first() {
+                return Err(Failure(format!("simulate: unknown option {flag}")));
+            }
+            let input = read_input(file)?;
+            Ok(simulate_json(&input)? + "\n")
+        }
+        "trace" => {
+            let (file, flags) = split_file(rest)?;
+            let mut only = Vec::new();
+            let mut flags = flags.iter();
+            while let Some(flag) = flags.next() {
+                match flag.as_str() {
+                    "--limiter" | "-l" => match flags.next() {
+                        Some(id) => only.push(id.clone()),
+                        None => return Err(Failure("--limiter: needs an id".into())),
+                    },
+                    other => return Err(Failure(format!("trace: unknown option {other}"))),
+                }
+            }
+            let config = Config::from_json(&read_input(file)?)?;
+            trace::render(&config, &only)
+        }
+        "scenarios" => match rest {
+            [] => Ok(labs::scenario_list()),
+            [flag] if flag == "--json" => Ok(ratelab_sim::scenarios_json() + "\n"),
+            [other, ..] => Err(Failure(format!("scenarios: unknown option {other}"))),
+        },
+        "lab" => match rest {
+            [which] => labs::render(which),
+            [] => Err(Failure("lab: which one? (a, b, c, d or e)".into())),
+            [_, extra, ..] => Err(Failure(format!("lab: unexpected argument {extra}"))),
+        },
+        other => Err(Failure(format!(
+            "unknown command \"{other}\" (expected simulate, trace, scenarios or lab; see ratelab --help)"
+        ))),
+    }
+}
+
+/// The optional FILE (first argument not starting with `--`, or `-`) and the flags.
+fn split_file(args: &[String]) -> Result<(Option<&str>, Vec<String>), Failure> {
+    let mut file = None;
+    let mut flags = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a.starts_with('-') && a != "-" {
+            flags.push(a.clone());
+            // Options that take a value carry it along.
+            if a == "--limiter" || a == "-l" {
+                if let Some(v) = it.next() {
+                    flags.push(v.clone());
+                }
+            }
+        } else if file.is_none() {
+            file = Some(a.as_str());
+        } else {
+            return Err(Failure(format!(
+                "unexpected argument {a} (one input file at most)"
+            )));
+        }
+    }
+    Ok((file, flags))
+}
+
+fn read_input(file: Option<&str>) -> Result<String, Failure> {
+    let mut text = String::new();
+    match file {
+        None | Some("-") => {
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| Failure(format!("cannot read standard input: {e}")))?;
+        }
+        Some(path) => {
+            text = std::fs::read_to_string(path)
+                .map_err(|e| Failure(format!("cannot read {path}: {e}")))?;
+        }
+    }
+    Ok(text)
+}

@@ -1,0 +1,277 @@
+//! `ratelab lab <a|b|c|d|e>` and `ratelab scenarios`: the labs' results as text.
+
+use ratelab_sim::scenario::{scenario, scenario_info, Overrides};
+use ratelab_sim::sweep::Sweep;
+use ratelab_sim::{run, Config, LaneReport, Report, SCENARIOS};
+
+use crate::table::{render as table, Align};
+use crate::Failure;
+
+/// The scenario registry as a table.
+pub fn scenario_list() -> String {
+    let rows: Vec<Vec<String>> = SCENARIOS
+        .iter()
+        .map(|s| {
+            vec![
+                s.id.to_string(),
+                s.title.to_string(),
+                s.description.to_string(),
+            ]
+        })
+        .collect();
+    table(&["id", "title", "description"], &[Align::Left; 3], &rows)
+}
+
+/// One lab's results.
+pub fn render(which: &str) -> Result<String, Failure> {
+    let id = match which.to_ascii_lowercase().as_str() {
+        "a" | "lab-a" => "lab-a",
+        "b" | "lab-b" => "lab-b",
+        "c" | "lab-c" => "lab-c",
+        "d" | "lab-d" => "lab-d",
+        "e" | "lab-e" => "lab-e",
+        _ => {
+            return Err(Failure(format!(
+                "lab: unknown lab \"{which}\" (expected a, b, c, d or e)"
+            )))
+        }
+    };
+    let config = scenario(id, &Overrides::default())?;
+    let report = run(&config)?;
+    let mut out = String::new();
+    if let Some(info) = scenario_info(id) {
+        out.push_str(&format!("{}\n{}\n\n", info.title, info.description));
+    }
+    match id {
+        "lab-a" => {
+            out.push_str(&summary(&report, Some((59_000, 61_000, &config))));
+            if let Some(fixed) = lane(&report, "fixed_window") {
+                let n = allowed_between(fixed, &config, 59_000, 61_000);
+                out.push_str(&format!(
+                    "\nThe fixed window let {n} through between 59 s and 61 s: {} in one window of 60 s, against a limit of 100.\n",
+                    fixed.max_in_window
+                ));
+            }
+        }
+        "lab-b" => out.push_str(&histograms(&report)),
+        "lab-c" => out.push_str(&waits(&report)),
+        "lab-d" => {
+            out.push_str(&summary(&report, None));
+            if let Some(sweep) = &report.sweep {
+                out.push('\n');
+                out.push_str(&sweep_table(sweep));
+            }
+        }
+        _ => {
+            out.push_str(&summary(&report, None));
+            if let (Some(fixed), Some(log)) =
+                (lane(&report, "fixed_window"), lane(&report, "sliding_log"))
+            {
+                out.push_str(&format!(
+                    "\nFixed window: {} passed, up to {} in one minute. Sliding log: {} passed, never more than {}.\n",
+                    fixed.passed, fixed.max_in_window, log.passed, log.max_in_window
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn lane<'a>(report: &'a Report, id: &str) -> Option<&'a LaneReport> {
+    report.results.iter().find(|l| l.id == id)
+}
+
+fn allowed_between(lane: &LaneReport, config: &Config, from: u64, to: u64) -> usize {
+    config
+        .stream
+        .requests
+        .iter()
+        .zip(&lane.allowed)
+        .filter(|(r, &a)| a && (from..to).contains(&r.t))
+        .count()
+}
+
+/// `10000` → `10 s`, `1500` → `1.5 s`.
+pub fn seconds(ms: u64) -> String {
+    let mut s = format!("{}.{:03}", ms / 1000, ms % 1000);
+    while s.ends_with('0') {
+        s.pop();
+    }
+    if s.ends_with('.') {
+        s.pop();
+    }
+    format!("{s} s")
+}
+
+/// passed / blocked / maxima per lane; `span` adds "allowed in [from, to)".
+fn summary(report: &Report, span: Option<(u64, u64, &Config)>) -> String {
+    let window = report.results.first().map_or(0, |l| l.window_ms);
+    let in_window = format!("max in {}", seconds(window));
+    let mut header = vec![
+        "limiter",
+        "passed",
+        "blocked",
+        in_window.as_str(),
+        "max in 1 s",
+    ];
+    let span_label = span.map(|(a, b, _)| format!("allowed {}–{}", seconds(a), seconds(b)));
+    if let Some(l) = &span_label {
+        header.push(l);
+    }
+    let mut align = vec![Align::Left];
+    align.extend(std::iter::repeat_n(Align::Right, header.len() - 1));
+    let rows: Vec<Vec<String>> = report
+        .results
+        .iter()
+        .map(|l| {
+            let mut row = vec![
+                l.id.clone(),
+                l.passed.to_string(),
+                l.blocked.to_string(),
+                l.max_in_window.to_string(),
+                l.max_in_1s.to_string(),
+            ];
+            if let Some((from, to, config)) = span {
+                row.push(allowed_between(l, config, from, to).to_string());
+            }
+            row
+        })
+        .collect();
+    table(&header, &align, &rows)
+}
+
+/// Lab B: allowed per 10 s, a minute per column.
+fn histograms(report: &Report) -> String {
+    let minutes = report
+        .results
+        .iter()
+        .map(|l| l.histogram_10s.len().div_ceil(6))
+        .max()
+        .unwrap_or(0);
+    let labels: Vec<String> = (0..minutes)
+        .map(|m| format!("{}–{} s", 60 * m, 60 * (m + 1)))
+        .collect();
+    let mut header = vec!["allowed per 10 s"];
+    header.extend(labels.iter().map(String::as_str));
+    let rows: Vec<Vec<String>> = report
+        .results
+        .iter()
+        .map(|l| {
+            let mut row = vec![l.id.clone()];
+            row.extend(
+                l.histogram_10s
+                    .chunks(6)
+                    .map(|c| c.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")),
+            );
+            row
+        })
+        .collect();
+    let align = vec![Align::Left; header.len()];
+    table(&header, &align, &rows)
+}
+
+/// Lab C: what happened to each of the 12 requests.
+fn waits(report: &Report) -> String {
+    let rows: Vec<Vec<String>> = report
+        .results
+        .iter()
+        .map(|l| {
+            let burst = l.params.burst.map_or(String::new(), |b| b.to_string());
+            let each: Vec<String> = l
+                .waits
+                .iter()
+                .map(|w| w.map_or("✗".to_string(), |w| w.ceil_ms().to_string()))
+                .collect();
+            vec![
+                l.id.clone(),
+                burst,
+                l.passed.to_string(),
+                l.blocked.to_string(),
+                l.longest_wait_ms.to_string(),
+                each.join(" "),
+            ]
+        })
+        .collect();
+    table(
+        &[
+            "limiter",
+            "burst",
+            "passed",
+            "blocked",
+            "longest wait (ms)",
+            "wait of each request in ms (✗ = blocked)",
+        ],
+        &[
+            Align::Left,
+            Align::Right,
+            Align::Right,
+            Align::Right,
+            Align::Right,
+            Align::Left,
+        ],
+        &rows,
+    )
+}
+
+/// `part` of `whole` as a percentage with two decimals, in integers.
+fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        return "–".into();
+    }
+    let hundredths = (part as u128 * 10_000 + whole as u128 / 2) / whole as u128;
+    format!("{}.{:02} %", hundredths / 100, hundredths % 100)
+}
+
+/// Lab D: the sweep.
+fn sweep_table(s: &Sweep) -> String {
+    let mut out = format!(
+        "Sweep: {} clients × {} min at {} per {} s each, seed {}; {} against {}:\n",
+        s.clients,
+        s.duration_ms / 60_000,
+        s.limit,
+        s.period_ms / 1000,
+        s.seed,
+        s.candidate,
+        s.baseline
+    );
+    let rows: Vec<Vec<String>> = s
+        .rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.load.clone(),
+                r.requests.to_string(),
+                r.baseline_allowed.to_string(),
+                r.candidate_allowed.to_string(),
+                r.wrong_allows.to_string(),
+                percent(r.wrong_allows, r.requests),
+                r.wrong_blocks.to_string(),
+                percent(r.wrong_blocks, r.requests),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
+        &[
+            "load",
+            "requests",
+            "log allowed",
+            "counter allowed",
+            "wrong allows",
+            "of requests",
+            "wrong blocks",
+            "of requests",
+        ],
+        &[
+            Align::Left,
+            Align::Right,
+            Align::Right,
+            Align::Right,
+            Align::Right,
+            Align::Right,
+            Align::Right,
+            Align::Right,
+        ],
+        &rows,
+    ));
+    out
+}

@@ -1,0 +1,168 @@
+//! The built `ratelab` binary, end to end.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn ratelab(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ratelab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/golden.json");
+
+#[test]
+fn simulate_reproduces_the_golden_table_from_a_file() {
+    let out = stdout(&ratelab(&["simulate", GOLDEN], None));
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let table = [
+        ("✓✓✓✓✓✗✓✓✓✓✓✗", 10, 9),
+        ("✓✓✓✓✓✗✗✗✗✗✓✓", 7, 5),
+        ("✓✓✓✓✓✗✗✗✗✗✓✓", 7, 5),
+        ("✓✓✓✓✓✗✓✗✗✗✓✓", 8, 6),
+        ("✓✓✓✓✓✓✓✗✗✓✓✓", 10, 8),
+        ("✓✓✓✓✓✓✓✓✗✓✓✓", 11, 9),
+        ("✓✓✓✓✓✓✓✗✗✓✓✓", 10, 8),
+    ];
+    let results = report["results"].as_array().unwrap();
+    for (r, (marks, passed, max)) in results.iter().zip(table) {
+        let got: String = r["allowed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| if a == true { '✓' } else { '✗' })
+            .collect();
+        assert_eq!(
+            (got.as_str(), &r["passed"], &r["max_in_window"]),
+            (marks, &passed.into(), &max.into())
+        );
+    }
+    assert_eq!(
+        results[5]["wait_ms"].to_string(),
+        "[0,0,1000,2000,3500,5200,6900,8600,null,9800,8000,5500]"
+    );
+    // Standard input reads the same, and the output is the library's, byte for byte.
+    let text = std::fs::read_to_string(GOLDEN).unwrap();
+    assert_eq!(stdout(&ratelab(&["simulate", "-"], Some(&text))), out);
+    assert_eq!(out, ratelab_sim::simulate_json(&text).unwrap() + "\n");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let o = ratelab(
+        &["simulate"],
+        Some(
+            r#"{"requests": [1], "limiters": [{"algorithm": "gcra", "limit": 5, "period_ms": 0}]}"#,
+        ),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8(o.stderr).unwrap(),
+        "error: limiters[0].period_ms: must be > 0\n"
+    );
+    for args in [
+        &["frobnicate"][..],
+        &["simulate", "/nonexistent/x.json"],
+        &["lab", "z"],
+        &["lab"],
+        &["trace", GOLDEN, "--limiter", "nope"],
+        &["trace", GOLDEN, "--limiter"],
+        &["simulate", "a.json", "b.json"],
+    ] {
+        let o = ratelab(args, Some("{}"));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(
+            err.starts_with("error: ") && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+    let o = ratelab(&["simulate"], Some("not json"));
+    assert_eq!(
+        String::from_utf8(o.stderr).unwrap(),
+        "error: invalid JSON: expected ident at line 1 column 2\n"
+    );
+}
+
+#[test]
+fn trace_prints_a_table_per_limiter() {
+    let out = stdout(&ratelab(
+        &["trace", GOLDEN, "--limiter", "leaky_queue"],
+        None,
+    ));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "leaky_queue (leaky_queue: 5 per 10 s, burst 5)");
+    assert!(
+        lines[1].trim_start().starts_with('#') && lines[1].contains("state before"),
+        "{out}"
+    );
+    assert_eq!(lines.len(), 2 + 12);
+    assert!(
+        lines[11].contains("(out − t) / gap 4.9 < 5") && lines[11].contains("allow after 9.8 s"),
+        "{out}"
+    );
+    assert!(lines[10].contains("deny"), "{out}");
+    let all = stdout(&ratelab(&["trace", GOLDEN], None));
+    assert_eq!(all.matches(" per 10 s").count(), 7);
+}
+
+#[test]
+fn scenarios_and_labs() {
+    let list = stdout(&ratelab(&["scenarios"], None));
+    for id in [
+        "edge-burst",
+        "golden",
+        "lab-a",
+        "lab-e",
+        "poisson",
+        "custom",
+    ] {
+        assert!(list.contains(id), "{list}");
+    }
+    let json: Value =
+        serde_json::from_str(&stdout(&ratelab(&["scenarios", "--json"], None))).unwrap();
+    assert_eq!(json[0]["id"], "edge-burst");
+    let a = stdout(&ratelab(&["lab", "a"], None));
+    assert!(
+        a.contains("The fixed window let 199 through between 59 s and 61 s"),
+        "{a}"
+    );
+    let b = stdout(&ratelab(&["lab", "b"], None));
+    assert!(
+        b.contains("34 33 33 0 0 0     34 33 33 0 0 0     34 33 33 0 0 0"),
+        "{b}"
+    );
+    let c = stdout(&ratelab(&["lab", "c"], None));
+    assert!(
+        c.lines()
+            .any(|l| l.starts_with("token_bucket_b1 ") && l.contains(" 11 ")),
+        "{c}"
+    );
+    let e = stdout(&ratelab(&["lab", "e"], None));
+    assert!(e.contains("Fixed window: 300 passed, up to 200 in one minute. Sliding log: 201 passed, never more than 100."), "{e}");
+}
+
+#[test]
+fn lab_d_prints_the_sweep() {
+    let d = stdout(&ratelab(&["lab", "d"], None));
+    assert!(d.contains("wrong allows"), "{d}");
+    for load in ["0.5x", "0.9x", "1x", "1.25x", "2x", "4x"] {
+        assert!(d.lines().any(|l| l.starts_with(&format!("{load} "))), "{d}");
+    }
+}
