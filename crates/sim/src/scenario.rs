@@ -1,7 +1,26 @@
 //! The scenario registry: named, documented, deterministic streams with default lanes.
 //!
 //! Every stream here is integer arithmetic on its parameters (`limit` N, `period_ms`
-//! W) except the Poisson ones, which are seeded (see [`crate::traffic`]).
+//! W) except the Poisson ones, which are seeded (see [`crate::traffic`]). Requests
+//! have cost 1 and key `""` unless stated.
+//!
+//! | id | stream |
+//! |---|---|
+//! | `edge-burst` | [`edge_burst`]: N in `[0.9W, W)`, N in `[W, 1.1W)` (a burst of 2N split at the boundary) |
+//! | `2x-rate` | [`twice_the_rate`]: `⌊k·W/(2N)⌋`, k in 0..6N |
+//! | `burst-then-drip` | [`burst_then_drip`]: N at 0, then `⌊j·2W/N⌋` while `< 4W` |
+//! | `manual` | empty |
+//! | `golden` | [`GOLDEN_TIMES`] |
+//! | `lab-a` | [`lab_a`]: 0, `59000 + 10i`, `60000 + 10i`, i in 0..100 |
+//! | `lab-b` | [`lab_b`]: `300k`, k in 0..600 |
+//! | `lab-c` | 12 requests at 0 |
+//! | `lab-d` | Poisson, 100/min, load 1.25x, clients 0..10, 10 min; plus [`crate::sweep::SweepSpec::lab_d`] |
+//! | `lab-e` | [`lab_e`]: `59900 + i` (i in 0..100), `60000 + 100k` (k in 0..1200) |
+//! | `poisson` | Poisson: 20 clients at 1x of 100/min for 5 min by default ([`defaults`]) |
+//! | `custom` | the requests given |
+//!
+//! The default lanes of each are [`default_lanes`]; the overrides each accepts are
+//! [`ScenarioInfo::overrides`].
 
 use ratelab_core::Algorithm;
 use serde::Serialize;
