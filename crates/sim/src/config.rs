@@ -152,10 +152,10 @@ impl Config {
         }
         let mut protos = Vec::with_capacity(self.lanes.len());
         for (i, lane) in self.lanes.iter().enumerate() {
-            if let Some(j) = self.lanes[..i].iter().position(|l| l.id == lane.id) {
+            if self.lanes[..i].iter().any(|l| l.id == lane.id) {
                 return Err(SimError::at(
                     &format!("limiters[{i}].id"),
-                    format_args!("duplicate id \"{}\" (limiters[{j}] has it)", lane.id),
+                    format_args!("duplicate id \"{}\"", lane.id),
                 ));
             }
             protos.push(

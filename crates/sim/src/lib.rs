@@ -57,7 +57,8 @@ pub mod timeline;
 pub mod traffic;
 mod yardstick;
 
-pub use ratelab_core as core;
+/// The engine, re-exported so that users of the simulator need one dependency.
+pub use ratelab_core;
 
 pub use config::{Config, LaneSpec, ResolvedParams, MAX_LANES};
 pub use error::SimError;
