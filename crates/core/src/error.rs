@@ -67,7 +67,7 @@ impl fmt::Display for CheckError {
         match self {
             CheckError::TimeWentBackwards { previous, now } => write!(
                 f,
-                "time went backwards: {now} ms comes after {previous} ms (streams must be sorted by time)"
+                "time went backwards: {now} ms is earlier than the previous request at {previous} ms (streams must be sorted by time)"
             ),
             CheckError::ZeroCost => f.write_str("cost: must be > 0"),
             CheckError::CostExceedsCapacity { cost, capacity } => write!(

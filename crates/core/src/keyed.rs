@@ -11,10 +11,11 @@ use crate::Limiter;
 /// A limiter per key, all built from one prototype.
 ///
 /// Memory: a key costs one limiter state. [`Keyed::evict_at_rest`] drops every key
-/// whose limiter is *at rest* (indistinguishable from a new one, e.g. a full bucket
-/// or an expired window), which never changes a decision; call it now and then (the
-/// simulator does so every so many requests) and memory stays proportional to the
-/// keys that are active within about one period.
+/// whose limiter is *at rest* (indistinguishable from a new one for every future
+/// decision, e.g. a full bucket or an expired window), which never changes a
+/// decision; a server calls it now and then, and memory stays proportional to the
+/// keys active within about one period. (The simulator does not evict: it keeps
+/// idle keys so that scrubbing back shows their state exactly as it was.)
 #[derive(Clone, Debug)]
 pub struct Keyed<L> {
     prototype: L,

@@ -162,9 +162,12 @@ impl Limiter for SlidingLog {
         self.total -= o.expired.1;
         if let Some(e) = o.appended {
             self.total += e.n as u64;
-            match self.entries.back_mut() {
-                Some(b) if b.t == e.t && b.allowed == e.allowed => b.n += e.n,
-                _ => self.entries.push_back(e),
+            let merged = self.entries.back_mut().and_then(|b| {
+                let n = b.n.checked_add(e.n)?;
+                (b.t == e.t && b.allowed == e.allowed).then(|| b.n = n)
+            });
+            if merged.is_none() {
+                self.entries.push_back(e);
             }
         }
         self.last = now;

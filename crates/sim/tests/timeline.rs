@@ -287,7 +287,7 @@ fn bad_pushes_are_errors_that_change_nothing() {
     let err = tl.push(Request::at(999)).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "lane 0: time went backwards: 999 ms comes after 1000 ms (streams must be sorted by time)"
+        "lane 0: time went backwards: 999 ms is earlier than the previous request at 1000 ms (streams must be sorted by time)"
     );
     // A cost one lane can never allow: no lane records it.
     let err = tl
