@@ -95,9 +95,9 @@ impl Nginx {
     }
 
     /// ms from `now` until a request of `cost` would be admitted (0 if it is now).
-    fn until_admitted(&self, now: u64, cost: u32) -> u64 {
+    fn until_admitted(&self, now: u64, cost: u128) -> u64 {
         let Some(last) = self.last else { return 0 };
-        let need = (self.excess as u128 + cost as u128 * 1000).saturating_sub(self.burst as u128);
+        let need = (self.excess as u128 + cost * 1000).saturating_sub(self.burst as u128);
         // Smallest elapsed e with rate · e / 1000 ≥ need, i.e. rate · e ≥ 1000 · need.
         let elapsed = (need * 1000).div_ceil(self.rate as u128);
         let at = last as u128 + elapsed;
@@ -117,14 +117,10 @@ impl Nginx {
             _ => Ms::ZERO,
         };
         // The state after: a rejection changes nothing.
-        let (stored, last) = if allowed {
-            (excess as u64, now)
-        } else {
-            (self.excess, self.last.unwrap_or(now))
-        };
+        let stored = if allowed { excess as u64 } else { self.excess };
         let after = Nginx {
             excess: stored,
-            last: if allowed { Some(last) } else { self.last },
+            last: if allowed { Some(now) } else { self.last },
             ..self.clone()
         };
         // Requests admitted at once right after: excess + k·1000 ≤ burst.
@@ -138,7 +134,7 @@ impl Nginx {
             Ms::ZERO
         } else {
             // One more fits when the next request's excess drops by enough.
-            Ms::from_ms(after.until_admitted(now, remaining as u32 + 1))
+            Ms::from_ms(after.until_admitted(now, remaining + 1))
         };
         Ok(Outcome {
             excess: stored,
@@ -148,7 +144,7 @@ impl Nginx {
                 retry_after: if allowed {
                     Ms::ZERO
                 } else {
-                    Ms::from_ms(self.until_admitted(now, cost))
+                    Ms::from_ms(self.until_admitted(now, cost as u128))
                 },
                 reset,
                 remaining: Frac::whole(remaining),
