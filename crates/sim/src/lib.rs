@@ -67,5 +67,5 @@ pub use run::{run, simulate_json, simulate_value, trace, LaneReport, LaneTrace, 
 pub use scenario::{scenario, scenario_info, scenarios_json, Overrides, ScenarioInfo, SCENARIOS};
 pub use stream::{Request, Stream, MAX_REQUESTS, MAX_TIME_MS};
 pub use sweep::{sweep, Sweep, SweepRow, SweepSpec};
-pub use timeline::{Outcome, Timeline, TimelineError, TimelineLimits};
+pub use timeline::{BusiestWindow, Outcome, Timeline, TimelineError, TimelineLimits};
 pub use yardstick::{Yardstick, HISTOGRAM_BUCKET_MS, HISTOGRAM_MAX_BUCKETS};

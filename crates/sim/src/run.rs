@@ -44,6 +44,9 @@ pub struct LaneReport {
     pub blocked: u64,
     /// See [`Yardstick::max_in_window`].
     pub max_in_window: u64,
+    /// See [`Yardstick::max_in_window_end`] (not in the JSON output).
+    #[serde(skip)]
+    pub max_in_window_end: Option<u64>,
     /// See [`Yardstick::window_ms`].
     pub window_ms: u64,
     /// See [`Yardstick::max_in_1s`].
@@ -71,6 +74,7 @@ impl LaneReport {
             passed: self.passed,
             blocked: self.blocked,
             max_in_window: self.max_in_window,
+            max_in_window_end: self.max_in_window_end,
             window_ms: self.window_ms,
             max_in_1s: self.max_in_1s,
             max_in_window_departures: self.max_in_window_departures,
@@ -132,6 +136,7 @@ pub fn run(config: &Config) -> Result<Report, SimError> {
             passed: y.passed,
             blocked: y.blocked,
             max_in_window: y.max_in_window,
+            max_in_window_end: y.max_in_window_end,
             window_ms: y.window_ms,
             max_in_1s: y.max_in_1s,
             max_in_window_departures: y.max_in_window_departures,

@@ -168,6 +168,20 @@ impl fmt::Display for TimelineError {
 
 impl std::error::Error for TimelineError {}
 
+/// Where a lane's busiest window `(from, to]` is: the one in which it allowed
+/// [`crate::Yardstick::max_in_window`] requests, first reached at `to`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BusiestWindow {
+    /// The window's open start, `to − W` (saturating at 0).
+    pub from: u64,
+    /// Its closed end: the arrival time of the request that reached the maximum.
+    pub to: u64,
+    /// The key whose requests fill it (windows are per key).
+    pub key: String,
+    /// How many allowed (weighted by cost).
+    pub count: u64,
+}
+
 /// One request's outcome in one lane, with the running totals after it.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -587,6 +601,37 @@ impl Timeline {
             }
         }
         Ok(l.meter.yardstick_of(&prefix, end, histogram))
+    }
+
+    /// Lane `lane`'s busiest window among the requests at or before `t` (`None` while
+    /// it has allowed nothing): what the playground highlights for "max in any
+    /// window".
+    pub fn busiest_window_until(
+        &self,
+        lane: usize,
+        t: u64,
+    ) -> Result<Option<BusiestWindow>, TimelineError> {
+        let l = self.lane_ref(lane)?;
+        let prefix = if self.last_time().is_none_or(|last| t >= last) {
+            l.meter.prefix()
+        } else {
+            self.check_time(t)?;
+            let end = self.index_after(t);
+            if end <= self.base {
+                l.base_prefix
+            } else {
+                l.entries
+                    .get((end - 1 - self.base) as usize)
+                    .map_or(l.base_prefix, |e| e.prefix)
+            }
+        };
+        let w = l.meter.window_ms();
+        Ok(prefix.max_at.map(|(to, key)| BusiestWindow {
+            from: to.saturating_sub(w),
+            to,
+            key: self.keys.get(key as usize).cloned().unwrap_or_default(),
+            count: prefix.max_in_window,
+        }))
     }
 
     /// Everything held, counted: retained requests, outcomes, the limiter state in

@@ -30,6 +30,12 @@ pub struct Yardstick {
     /// The most allowed in any window `(t − W, t]`, per key, by arrival time; the
     /// maximum over keys.
     pub max_in_window: u64,
+    /// Where that busiest window is: the arrival time `t` of the allowed request at
+    /// which [`Yardstick::max_in_window`] was first reached, so the window is
+    /// `(t − W, t]`. `None` while nothing was allowed. (Not in the JSON output: the
+    /// playground uses it to highlight the window.)
+    #[serde(skip)]
+    pub max_in_window_end: Option<u64>,
     /// W of that window, in ms.
     pub window_ms: u64,
     /// The same over windows of 1 s.
@@ -146,6 +152,8 @@ pub(crate) struct Prefix {
     /// Allowed cost units so far (for partial histogram buckets).
     pub units: u64,
     pub max_in_window: u64,
+    /// `(t, key)` of the request at which `max_in_window` was first reached.
+    pub max_at: Option<(u64, u32)>,
     pub max_in_1s: u64,
     pub max_departures: u64,
     pub longest_wait: Ms,
@@ -158,6 +166,7 @@ impl Prefix {
         passed: 0,
         units: 0,
         max_in_window: 0,
+        max_at: None,
         max_in_1s: 0,
         max_departures: 0,
         longest_wait: Ms::ZERO,
@@ -221,7 +230,10 @@ impl Meter {
             *h += cost as u64;
         }
         let in_window = kw.window.push(index, r.t, cost, self.window_ms);
-        now.max_in_window = now.max_in_window.max(in_window);
+        if in_window > now.max_in_window {
+            now.max_in_window = in_window;
+            now.max_at = Some((r.t, r.key));
+        }
         let in_second = kw.second.push(index, r.t, cost, 1000);
         now.max_in_1s = now.max_in_1s.max(in_second);
         if self.delays {
@@ -236,6 +248,11 @@ impl Meter {
             now.max_departures = now.max_departures.max(n);
             now.longest_wait = now.longest_wait.max(wait);
         }
+    }
+
+    /// The window W of `max_in_window`.
+    pub fn window_ms(&self) -> u64 {
+        self.window_ms
     }
 
     /// The running totals now.
@@ -255,6 +272,7 @@ impl Meter {
             passed: prefix.passed,
             blocked: count - prefix.passed.min(count),
             max_in_window: prefix.max_in_window,
+            max_in_window_end: prefix.max_at.map(|(t, _)| t),
             window_ms: self.window_ms,
             max_in_1s: prefix.max_in_1s,
             max_in_window_departures: self.delays.then_some(prefix.max_departures),
@@ -308,6 +326,8 @@ mod tests {
         feed(&mut m, &[(0, Some(0)), (999, Some(0)), (1000, Some(0))]);
         // (0, 1000] holds 999 and 1000 only; [0, 999] holds 2 as well.
         assert_eq!(m.prefix().max_in_window, 2);
+        // First reached at 999: the window (−1, 999].
+        assert_eq!(m.prefix().max_at, Some((999, 0)));
         let y = m.yardstick();
         assert_eq!((y.passed, y.blocked, y.histogram_10s), (3, 0, vec![3]));
     }

@@ -347,3 +347,41 @@ fn limits_are_checked() {
     assert!(Timeline::with_limits(lanes(), None, bad).is_err());
     assert!(Timeline::with_limits(lanes(), Some(0), TimelineLimits::DEFAULT).is_err());
 }
+
+/// The yardstick says where its busiest window is, so the playground can highlight
+/// it: on the golden stream, the fixed window's 9 in 10 s are the window ending at
+/// 11.2 s, i.e. (1.2 s, 11.2 s]; the sliding log first holds 5 at 9.5 s.
+#[test]
+fn the_busiest_window_is_located() {
+    let config = ratelab_sim::scenario("golden", &Default::default()).unwrap();
+    let mut tl = Timeline::new(config.lanes.clone(), config.window_ms).unwrap();
+    tl.extend(&config.stream).unwrap();
+    let report = run(&config).unwrap();
+    let at = |id: &str| {
+        let lane = config.lanes.iter().position(|l| l.id == id).unwrap();
+        let y = tl.yardstick(lane).unwrap();
+        let r = &report.results[lane];
+        assert_eq!(y, r.yardstick(), "{id}");
+        let busiest = tl.busiest_window_until(lane, u64::MAX).unwrap();
+        (y.max_in_window, y.max_in_window_end, busiest)
+    };
+    let window = |end: u64, count: u64| {
+        Some(ratelab_sim::timeline::BusiestWindow {
+            from: end.saturating_sub(10_000),
+            to: end,
+            key: String::new(),
+            count,
+        })
+    };
+    assert_eq!(at("fixed_window"), (9, Some(11_200), window(11_200, 9)));
+    assert_eq!(at("sliding_log"), (5, Some(9_500), window(9_500, 5)));
+    assert_eq!(at("leaky_queue"), (9, Some(11_200), window(11_200, 9)));
+    // Cut at 9.9 s, the fixed window's busiest so far is the first five.
+    let fixed = tl.yardstick_until(0, 9_900).unwrap();
+    assert_eq!(
+        (fixed.max_in_window, fixed.max_in_window_end),
+        (5, Some(9_500))
+    );
+    let none = tl.yardstick_until(0, 1_000).unwrap();
+    assert_eq!((none.max_in_window, none.max_in_window_end), (0, None));
+}
