@@ -16,8 +16,8 @@ pub mod manual;
 
 pub use app::App;
 
-use leptos::wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsCast;
 
 /// The id of the element `index.html` provides for the playground.
 pub const ROOT_ID: &str = "ratelab";

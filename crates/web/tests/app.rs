@@ -5,8 +5,8 @@
 
 use leptos::mount::mount_to;
 use leptos::task::tick;
-use leptos::wasm_bindgen::JsCast;
 use ratelab_web::App;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::HtmlElement;
 
