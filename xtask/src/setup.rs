@@ -51,6 +51,7 @@ pub fn setup(ctx: &Ctx, browsers: Browsers) -> Result<Tools> {
         "Trunk.toml",
         &format!("wasm_bindgen pin {bindgen} matches Cargo.lock"),
     );
+    crates(ctx)?;
     trunk(ctx)?;
     wasm_bindgen_cli(ctx, &bindgen)?;
     npm_tools(ctx, &trunk_toml.wasm_opt)?;
@@ -81,6 +82,37 @@ fn rust_target(ctx: &Ctx) -> Result {
     }
     installing("rust target", WASM_TARGET);
     run(ctx.cmd("rustup").args(["target", "add", WASM_TARGET]))
+}
+
+/// Trunk runs cargo with `--offline` (Trunk.toml's `offline = true`), so every crate
+/// in Cargo.lock, for every target, must already be downloaded. Quick when it is.
+fn crates(ctx: &Ctx) -> Result {
+    let out = ctx
+        .cargo()
+        .arg("fetch")
+        .output()
+        .map_err(|e| format!("cannot run cargo fetch: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "`cargo fetch` failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let log = String::from_utf8_lossy(&out.stderr);
+    let fetched = log
+        .lines()
+        // One "Downloaded NAME vX" line per crate; skip the closing total.
+        .filter(|l| l.trim_start().starts_with("Downloaded ") && !l.contains(" crate"))
+        .count();
+    if fetched == 0 {
+        found("crates", "Cargo.lock's crates are all downloaded");
+    } else {
+        installing(
+            "crates",
+            &format!("cargo fetch downloaded {fetched} crates"),
+        );
+    }
+    Ok(())
 }
 
 /// The one wasm-bindgen version in Cargo.lock. The CLI must match it exactly.
