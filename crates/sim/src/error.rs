@@ -24,25 +24,39 @@ impl SimError {
         } else {
             format!("{path}: {message}")
         };
-        SimError { line }
+        SimError::line(line)
+    }
+
+    /// Every constructor ends here: user text quoted in a message (a scenario name,
+    /// an unknown field, an id) may hold line breaks, which would break the "one
+    /// line" contract, so control characters are written as escapes (`\n`).
+    fn line(line: String) -> SimError {
+        if !line.chars().any(breaks_line) {
+            return SimError { line };
+        }
+        let mut out = String::with_capacity(line.len() + 8);
+        for c in line.chars() {
+            if breaks_line(c) {
+                out.extend(c.escape_debug());
+            } else {
+                out.push(c);
+            }
+        }
+        SimError { line: out }
     }
 
     /// A parameter error from the engine under `path`: core's message already starts
     /// with the field name, so `limiters[2]` + `period_ms: must be > 0` reads
     /// `limiters[2].period_ms: must be > 0`.
     pub fn param(path: &str, error: &ParamError) -> SimError {
-        SimError {
-            line: join_display(path, error),
-        }
+        SimError::line(join_display(path, error))
     }
 
     /// A request refused by a limiter (cost too large, time going backwards), naming
     /// the request and the limiter.
     pub fn check(request: usize, lane: usize, lane_id: &str, error: &CheckError) -> SimError {
         let what = join_display(&format!("requests[{request}]"), error);
-        SimError {
-            line: format!("{what} (limiters[{lane}], id \"{lane_id}\")"),
-        }
+        SimError::line(format!("{what} (limiters[{lane}], id \"{lane_id}\")"))
     }
 
     /// The whole line.
@@ -63,6 +77,11 @@ fn join_display(path: &str, error: &dyn fmt::Display) -> String {
         (false, true) => format!("{path}.{text}"),
         (false, false) => format!("{path}: {text}"),
     }
+}
+
+/// Control characters, and the Unicode line and paragraph separators.
+fn breaks_line(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
 }
 
 fn is_field_char(c: char) -> bool {

@@ -330,8 +330,16 @@ fn unknown_fields(obj: &Map<String, Value>, path: &str, known: &[&str]) -> Resul
         .collect();
     match unknown.first() {
         None => Ok(()),
+        // An empty name is shown as `""`, so that the line still starts with a path.
         Some(k) => Err(SimError::at(
-            &join(path, &shown(k)),
+            &join(
+                path,
+                &if k.is_empty() {
+                    "\"\"".into()
+                } else {
+                    shown(k)
+                },
+            ),
             format_args!("unknown field (expected one of {})", known.join(", ")),
         )),
     }

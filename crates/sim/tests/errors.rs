@@ -282,3 +282,36 @@ fn costs() {
         "requests[0].key: must be a string, got 7"
     );
 }
+
+#[path = "support/bad_inputs.rs"]
+mod bad_inputs;
+
+/// SPEC's list of bad input (zero, negative, NaN, Infinity, empty strings, 10^20,
+/// backwards, 10^7 requests, unknown algorithm, duplicated ids, unknown fields,
+/// wrong types, huge costs, u64::MAX times), each with its exact message. The CLI
+/// test runs the same table through the binary.
+#[test]
+fn every_kind_of_bad_input_has_its_message() {
+    let mut wrong = Vec::new();
+    for (what, input, message) in bad_inputs::cases() {
+        let got = err(&input);
+        if got != message {
+            wrong.push(format!(
+                "{what}:\n  input    {input}\n  expected {message}\n  got      {got}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Ten million requests written out: refused by count, after parsing, with the same
+/// message as two million and one.
+#[test]
+fn ten_million_requests_are_refused() {
+    let times = "0,".repeat(10_000_000);
+    let input = with(&format!("[{GCRA}]"), &format!("[{}0]", times));
+    assert_eq!(
+        err(&input),
+        "requests: 10000001 requests is too many (at most 2000000)"
+    );
+}
