@@ -5,8 +5,10 @@
 //! cargo xtask setup    install what is missing (idempotent)
 //! cargo xtask serve    setup, then serve the playground at http://127.0.0.1:8080/
 //! cargo xtask test     setup, then every check CI runs
+//! cargo xtask bench    setup, then every benchmark, as a Markdown table
 //! ```
 
+mod bench;
 mod setup;
 mod test;
 mod util;
@@ -25,6 +27,8 @@ commands:
   serve [--port N]      setup, then `trunk serve` on 127.0.0.1 (default port 8080)
   test [options]        setup, then every check, in order, stopping at the first failure:
                         fmt, clippy, native, wasm, build, size, e2e
+  bench [options]       setup, then the benchmarks (native, browser, size, frames);
+                        writes bench-results/latest.md
 
 test options:
   --only STEP[,STEP]    run only these steps (in the usual order)
@@ -60,8 +64,9 @@ fn dispatch(args: &[String]) -> Result {
         }
         "serve" => serve(&ctx, rest),
         "test" => test::test(&ctx, &test_options(rest)?),
+        "bench" => bench::bench(&ctx, &bench::parse_options(rest)?),
         "help" | "-h" | "--help" => {
-            print!("{USAGE}");
+            print!("{USAGE}\n{}", bench::USAGE);
             Ok(())
         }
         other => Err(format!("unknown command `{other}`\n\n{USAGE}")),

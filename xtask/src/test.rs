@@ -14,7 +14,7 @@ use crate::util::{self, run, Ctx, Result};
 pub const WASM_TEST_CRATES: &[&str] = &["ratelab-web"];
 
 /// The gzipped size the page (wasm + JS + CSS) must stay under, in bytes (150 KB).
-const BUNDLE_BUDGET_GZIP: u64 = 150_000;
+pub const BUNDLE_BUDGET_GZIP: u64 = 150_000;
 
 /// Chromium as root, with no network to talk to.
 pub const CHROMIUM_FLAGS: &[&str] = &[
@@ -229,8 +229,16 @@ fn wasm_tests(ctx: &Ctx, tools: &Tools, browsers: &[Browser]) -> Result {
     Ok(())
 }
 
-/// wasm + JS + CSS in dist/, raw and gzipped (`gzip -9`), against the budget.
-fn bundle_size(dist: &Path) -> Result {
+/// One file of the page, as the budget counts it.
+pub struct BundleFile {
+    pub name: String,
+    pub raw: u64,
+    pub gzip: u64,
+}
+
+/// wasm + JS + CSS in dist/, raw and gzipped (`gzip -9`), sorted by name. Also what
+/// `cargo xtask bench` reports.
+pub fn bundle_files(dist: &Path) -> Result<Vec<BundleFile>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dist)
         .map_err(|e| format!("cannot read {}: {e} (did the build run?)", dist.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -246,15 +254,30 @@ fn bundle_size(dist: &Path) -> Result {
     {
         return Err(format!("no .wasm file in {}", dist.display()));
     }
+    files
+        .iter()
+        .map(|f| {
+            Ok(BundleFile {
+                name: f
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+                raw: f.metadata().map_err(|e| e.to_string())?.len(),
+                gzip: gzip_len(f)?,
+            })
+        })
+        .collect()
+}
+
+/// wasm + JS + CSS in dist/, raw and gzipped, against the budget.
+fn bundle_size(dist: &Path) -> Result {
     let (mut raw_total, mut gz_total) = (0, 0);
     let mut table = String::new();
-    for f in &files {
-        let raw = f.metadata().map_err(|e| e.to_string())?.len();
-        let gz = gzip_len(f)?;
-        raw_total += raw;
-        gz_total += gz;
-        let name = f.file_name().unwrap_or_default().to_string_lossy();
-        let _ = writeln!(table, "  {name:<48} {:>9} {:>9}", kb(raw), kb(gz));
+    for f in bundle_files(dist)? {
+        raw_total += f.raw;
+        gz_total += f.gzip;
+        let _ = writeln!(table, "  {:<48} {:>9} {:>9}", f.name, kb(f.raw), kb(f.gzip));
     }
     println!("  {:<48} {:>9} {:>9}", "file", "raw", "gzip");
     print!("{table}");
@@ -274,7 +297,7 @@ fn bundle_size(dist: &Path) -> Result {
     Ok(())
 }
 
-fn kb(bytes: u64) -> String {
+pub fn kb(bytes: u64) -> String {
     format!("{:.1} KB", bytes as f64 / 1000.0)
 }
 
