@@ -20,7 +20,7 @@
 //! | `scenario` | a [`crate::SCENARIOS`] id | `golden` |
 //! | `limiters` | 1–6 algorithm ids, comma-separated | [`default_lanes`] of the scenario |
 //! | `limit`, `period` | the shared budget N per W, for every lane (and the stream of the parameterised scenarios) | the scenario's |
-//! | `limit.i`, `period.i`, `burst.i`, `delay.i`, `nodelay.i` | lane `i`'s own parameters (from 0) | the shared budget; core's defaults |
+//! | `limit.i`, `period.i`, `burst.i`, `delay.i`, `nodelay.i` | lane `i`'s own parameters (from 0); an empty `burst.i` / `delay.i` is the algorithm's default | the shared budget; core's defaults |
 //! | `window` | the yardstick window | each lane's period |
 //! | `requests` | `custom`: times, comma-separated; `t:key` or `t:key:cost` for more | none |
 //! | `seed`, `load`, `clients`, `duration` | `poisson` and `lab-d` (`duration`: `poisson` only) | the scenario's |
@@ -261,9 +261,12 @@ pub fn parse_duration(text: &str) -> Result<u64, String> {
         || !whole.bytes().all(|b| b.is_ascii_digit())
         || !frac.bytes().all(|b| b.is_ascii_digit())
         || frac.len() > 9
-        || whole.len() > 20
     {
         return Err(duration_help(text));
+    }
+    // More than 20 digits is a duration, just far too long (and would overflow below).
+    if whole.trim_start_matches('0').len() > 20 {
+        return Err(format!("{} is too large", shorten(text)));
     }
     let digits = |d: &str| -> u128 {
         d.bytes()
@@ -513,13 +516,22 @@ pub fn encode(s: &str) -> String {
     out
 }
 
+/// A value quoted back in a notice: at most [`SHOWN`] characters, and on one line
+/// (a `%0A` in a link must not break the notice: control characters are escaped).
 fn shorten(s: &str) -> String {
-    if s.chars().count() <= SHOWN {
-        s.to_string()
-    } else {
-        let head: String = s.chars().take(SHOWN).collect();
-        format!("{head}…")
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == SHOWN {
+            out.push('…');
+            break;
+        }
+        if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
     }
+    out
 }
 
 // ---------------------------------------------------------------------------
@@ -530,8 +542,9 @@ fn shorten(s: &str) -> String {
 struct LaneParams {
     limit: Option<u64>,
     period_ms: Option<u64>,
-    burst: Option<u64>,
-    delay: Option<u64>,
+    /// `Some(None)`: given empty, i.e. back to the algorithm's default.
+    burst: Option<Option<u64>>,
+    delay: Option<Option<u64>>,
     nodelay: Option<bool>,
 }
 
@@ -609,8 +622,8 @@ pub fn parse_pairs(pairs: &[(String, String)]) -> (ShareState, Vec<Notice>) {
             let result = match name {
                 "limit" => parse_count(&value, MAX_COUNT).map(|n| p.limit = Some(n)),
                 "period" => parse_duration(&value).map(|n| p.period_ms = Some(n)),
-                "burst" => parse_count(&value, MAX_COUNT).map(|n| p.burst = Some(n)),
-                "delay" => parse_count(&value, MAX_COUNT).map(|n| p.delay = Some(n)),
+                "burst" => optional_count(&value).map(|n| p.burst = Some(n)),
+                "delay" => optional_count(&value).map(|n| p.delay = Some(n)),
                 "nodelay" => parse_bool(&value).map(|b| p.nodelay = Some(b)),
                 _ => Err("unknown parameter; ignored".to_string()),
             };
@@ -797,22 +810,23 @@ fn apply_lane_params(lane: &mut LaneSpec, p: &LaneParams, i: usize, notices: &mu
         });
     }
     let nginx = algorithm == Algorithm::Nginx;
+    let shown = |n: Option<u64>| n.map_or_else(String::new, |n| n.to_string());
     if let Some(n) = p.burst {
         if algorithm.uses_burst() {
-            try_set(lane, "burst", n.to_string(), &move |q| q.burst = Some(n));
+            try_set(lane, "burst", shown(n), &move |q| q.burst = n);
         } else {
             refused.push(refuse(
                 "burst",
-                n.to_string(),
+                shown(n),
                 "the buckets, GCRA, the queue and nginx",
             ));
         }
     }
     if let Some(n) = p.delay {
         if nginx {
-            try_set(lane, "delay", n.to_string(), &move |q| q.delay = Some(n));
+            try_set(lane, "delay", shown(n), &move |q| q.delay = n);
         } else {
-            refused.push(refuse("delay", n.to_string(), "nginx"));
+            refused.push(refuse("delay", shown(n), "nginx"));
         }
     }
     if let Some(b) = p.nodelay {
@@ -828,6 +842,15 @@ fn apply_lane_params(lane: &mut LaneSpec, p: &LaneParams, i: usize, notices: &mu
         }
     }
     notices.extend(refused);
+}
+
+/// A lane option: a whole number, or nothing for the algorithm's default.
+fn optional_count(text: &str) -> Result<Option<u64>, String> {
+    if text.trim().is_empty() {
+        Ok(None)
+    } else {
+        parse_count(text, MAX_COUNT).map(Some)
+    }
 }
 
 fn with_default(reason: String) -> String {
@@ -894,15 +917,14 @@ pub fn to_query(state: &ShareState) -> String {
         if p.period_ms != reference.period_ms {
             put(&format!("period.{i}"), format_duration(p.period_ms));
         }
+        // An empty value sets an option back to the algorithm's default (where the
+        // scenario's own lane has one, e.g. lab C's nginx with a burst of 11).
+        let option = |v: Option<u64>| v.map_or_else(String::new, |v| v.to_string());
         if p.burst != reference.burst {
-            if let Some(b) = p.burst {
-                put(&format!("burst.{i}"), b.to_string());
-            }
+            put(&format!("burst.{i}"), option(p.burst));
         }
         if p.delay != reference.delay {
-            if let Some(d) = p.delay {
-                put(&format!("delay.{i}"), d.to_string());
-            }
+            put(&format!("delay.{i}"), option(p.delay));
         }
         if p.nodelay != reference.nodelay {
             put(&format!("nodelay.{i}"), u8::from(p.nodelay).to_string());
