@@ -39,6 +39,10 @@ pub struct Nginx {
     /// Time of the last accepted request; `None` before the first.
     last: Option<u64>,
     seen: u64,
+    /// After this many ms, any excess a request can carry (at most
+    /// `2 · burst + 1000`) has drained; a longer gap may count as this long. It keeps
+    /// `rate · ms` within u64, so every step of a decision is u64 arithmetic.
+    drain_all_ms: u64,
 }
 
 struct Outcome {
@@ -68,56 +72,63 @@ impl Nginx {
                 Ok(v * 1000)
             }
         };
+        // Bounds that keep every decision in u64: rate ≤ 2^32 · 10^6 < 2^52, burst
+        // and delay ≤ 2^32 · 1000 < 2^42, so a cost (≤ burst + 1) adds < 2^42 too.
+        let milli = milli as u64;
+        let burst = check("burst", burst)?;
         Ok(Nginx {
             limit: rate.limit(),
             period: rate.period_ms(),
-            rate: milli as u64,
-            burst: check("burst", burst)?,
+            rate: milli,
+            burst,
             delay: delay.map(|d| check("delay", d)).transpose()?,
             excess: 0,
             last: None,
             seen: 0,
+            // rate · drain_all_ms < (2 · burst + 1000) · 1000 + rate < 2^64.
+            drain_all_ms: ((2 * burst + 1000) * 1000).div_ceil(milli),
         })
     }
 
-    /// What nginx drains in `ms` milliseconds, rounded down as nginx does.
-    fn drained(&self, ms: u64) -> u128 {
-        self.rate as u128 * ms as u128 / 1000
+    /// What nginx drains in `ms` milliseconds, rounded down as nginx does; exact up
+    /// to `drain_all_ms`, and at least any excess beyond it.
+    #[inline]
+    fn drained(&self, ms: u64) -> u64 {
+        self.rate * ms.min(self.drain_all_ms) / 1000
     }
 
     /// The excess a request of `cost` arriving at `now` would carry.
-    fn excess_at(&self, now: u64, cost: u32) -> u128 {
-        let added = cost as u128 * 1000;
+    #[inline]
+    fn excess_at(&self, now: u64, cost: u32) -> u64 {
+        let added = cost as u64 * 1000;
         match self.last {
             None => added - 1000,
-            Some(last) => (self.excess as u128 + added).saturating_sub(self.drained(now - last)),
+            Some(last) => (self.excess + added).saturating_sub(self.drained(now - last)),
         }
     }
 
     /// ms from `now` until a request of `cost` would be admitted (0 if it is now).
-    fn until_admitted(&self, now: u64, cost: u128) -> u64 {
+    #[inline]
+    fn until_admitted(&self, now: u64, cost: u64) -> u64 {
         let Some(last) = self.last else { return 0 };
-        let need = (self.excess as u128 + cost * 1000).saturating_sub(self.burst as u128);
+        let need = (self.excess + cost * 1000).saturating_sub(self.burst);
         // Smallest elapsed e with rate · e / 1000 ≥ need, i.e. rate · e ≥ 1000 · need.
-        let elapsed = (need * 1000).div_ceil(self.rate as u128);
-        let at = last as u128 + elapsed;
-        u64::try_from(at.saturating_sub(now as u128)).unwrap_or(u64::MAX)
+        let elapsed = (need * 1000).div_ceil(self.rate);
+        // `now ≥ last`: time never goes backwards.
+        elapsed.saturating_sub(now - last)
     }
 
     fn decide(&self, now: u64, cost: u32) -> Result<Outcome, CheckError> {
         check_time(self.seen, now)?;
         check_cost(cost, self.burst / 1000 + 1)?;
         let excess = self.excess_at(now, cost);
-        let allowed = excess <= self.burst as u128;
+        let allowed = excess <= self.burst;
         let wait = match self.delay {
-            Some(d) if allowed && excess > d as u128 => {
-                let ms = (excess - d as u128) * 1000 / self.rate as u128;
-                Ms::from_ms(u64::try_from(ms).unwrap_or(u64::MAX))
-            }
+            Some(d) if allowed && excess > d => Ms::from_ms((excess - d) * 1000 / self.rate),
             _ => Ms::ZERO,
         };
         // The state after: a rejection changes nothing.
-        let stored = if allowed { excess as u64 } else { self.excess };
+        let stored = if allowed { excess } else { self.excess };
         let after = Nginx {
             excess: stored,
             last: if allowed { Some(now) } else { self.last },
@@ -125,12 +136,12 @@ impl Nginx {
         };
         // Requests admitted at once right after: excess + k·1000 ≤ burst.
         let next = after.excess_at(now, 1);
-        let remaining = if next > self.burst as u128 {
+        let remaining = if next > self.burst {
             0
         } else {
-            (self.burst as u128 - next) / 1000 + 1
+            (self.burst - next) / 1000 + 1
         };
-        let reset = if remaining > self.burst as u128 / 1000 {
+        let reset = if remaining > self.burst / 1000 {
             Ms::ZERO
         } else {
             // One more fits when the next request's excess drops by enough.
@@ -144,16 +155,16 @@ impl Nginx {
                 retry_after: if allowed {
                     Ms::ZERO
                 } else {
-                    Ms::from_ms(self.until_admitted(now, cost as u128))
+                    Ms::from_ms(self.until_admitted(now, cost as u64))
                 },
                 reset,
-                remaining: Frac::whole(remaining),
+                remaining: Frac::whole(remaining as u128),
             },
         })
     }
 
-    fn requests(milli: u128) -> Value {
-        Value::Amount(Amount::new(milli, 1000))
+    fn requests(milli: u64) -> Value {
+        Value::Amount(Amount::new(milli as u128, 1000))
     }
 }
 
@@ -178,7 +189,7 @@ impl Limiter for Nginx {
         let excess = self.excess_at(now, cost);
         let state = |excess: u64, last: Option<u64>| {
             vec![
-                Field::new("excess", Self::requests(excess as u128)),
+                Field::new("excess", Self::requests(excess)),
                 Field::new(
                     "last",
                     last.map_or(Value::None, |l| Value::Time(Ms::from_ms(l))),
@@ -229,10 +240,10 @@ impl Limiter for Nginx {
         let now = now.max(self.seen);
         let excess = match self.last {
             None => 0,
-            Some(last) => (self.excess as u128).saturating_sub(self.drained(now - last)),
+            Some(last) => self.excess.saturating_sub(self.drained(now - last)),
         };
         Snapshot::Nginx {
-            excess: Amount::new(excess, 1000),
+            excess: Amount::new(excess as u128, 1000),
             burst: self.burst / 1000,
             delay: self.delay.map(|d| d / 1000),
             seen: self.last.is_some(),
