@@ -10,8 +10,9 @@ use crate::util::{self, run, Ctx, Result};
 
 /// Crates with wasm-bindgen tests, run in headless Chromium and Firefox. The one
 /// place to add a crate that declares browser tests; clippy also checks these for
-/// the wasm target.
-pub const WASM_TEST_CRATES: &[&str] = &["ratelab-web"];
+/// the wasm target. `ratelab-sim`: its `agreement` test (a million decisions, the
+/// same digest as natively) and `portable` test (output bytes).
+pub const WASM_TEST_CRATES: &[&str] = &["ratelab-web", "ratelab-sim"];
 
 /// The gzipped size the page (wasm + JS + CSS) must stay under, in bytes (150 KB).
 pub const BUNDLE_BUDGET_GZIP: u64 = 150_000;
