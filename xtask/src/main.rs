@@ -6,9 +6,11 @@
 //! cargo xtask serve    setup, then serve the playground at http://127.0.0.1:8080/
 //! cargo xtask test     setup, then every check CI runs
 //! cargo xtask bench    setup, then every benchmark, as a Markdown table
+//! cargo xtask fuzz     the long hostile-input run: proptest cases, cargo-fuzz
 //! ```
 
 mod bench;
+mod fuzz;
 mod setup;
 mod test;
 mod util;
@@ -29,6 +31,8 @@ commands:
                         fmt, clippy, native, wasm, build, size, e2e
   bench [options]       setup, then the benchmarks (native, browser, size, frames);
                         writes bench-results/latest.md
+  fuzz [options]        proptest targets with many cases, then each cargo-fuzz
+                        target for 10 minutes (needs nightly; not part of test)
 
 test options:
   --only STEP[,STEP]    run only these steps (in the usual order)
@@ -65,8 +69,9 @@ fn dispatch(args: &[String]) -> Result {
         "serve" => serve(&ctx, rest),
         "test" => test::test(&ctx, &test_options(rest)?),
         "bench" => bench::bench(&ctx, &bench::parse_options(rest)?),
+        "fuzz" => fuzz::fuzz(&ctx, &fuzz::parse_options(rest)?),
         "help" | "-h" | "--help" => {
-            print!("{USAGE}\n{}", bench::USAGE);
+            print!("{USAGE}\n{}\n{}", bench::USAGE, fuzz::USAGE);
             Ok(())
         }
         other => Err(format!("unknown command `{other}`\n\n{USAGE}")),
