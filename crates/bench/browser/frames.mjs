@@ -19,11 +19,14 @@
 //   RATELAB_FRAME_QUERY   the query that sets up the lanes (default below)
 //   RATELAB_FRAME_SECONDS how long to sample after pressing play (default 5)
 //   RATELAB_FRAME_SHOT    where to save a screenshot of the running page (optional)
+//   RATELAB_FRAME_PROFILE =1: also record Chromium's CPU profile (CDP) while playing
+//                         and print the functions with the most self time (this
+//                         slows frames down: not for the numbers, for the why)
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { serve, chromiumOptions } from './serve.mjs';
+import { serve, chromiumOptions, printProfile } from './serve.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dist = resolve(process.env.RATELAB_DIST ?? join(here, '..', '..', '..', 'dist'));
@@ -112,6 +115,13 @@ async function measure(page, url) {
       // No long task API: the per-frame work still tells.
     }
   }, clock);
+  let cdp = null;
+  if (process.env.RATELAB_FRAME_PROFILE) {
+    cdp = await page.context().newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   await play.click();
   // Sample while the clock moves: stop a second after it last changed, or at the limit.
   const started = Date.now();
@@ -131,6 +141,7 @@ async function measure(page, url) {
     window.__frames.on = false;
     return window.__frames;
   });
+  if (cdp) printProfile((await cdp.send('Profiler.stop')).profile);
   if (process.env.RATELAB_FRAME_SHOT) await page.screenshot({ path: process.env.RATELAB_FRAME_SHOT });
   // Playing frames: from the first frame whose clock differs from the one before it
   // to the last such frame.

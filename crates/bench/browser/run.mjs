@@ -5,10 +5,14 @@
 //   RATELAB_BENCH_PKG=dir   the wasm-bindgen output (ratelab_bench.js + _bg.wasm)
 //   RATELAB_BENCH_OUT=file  where to write the JSON (optional)
 //   RATELAB_BENCH_ROUNDS=n  measured rounds (default 9), RATELAB_BENCH_SWEEPS=n (5)
+//   RATELAB_BENCH_PROFILE=1 also record Chromium's CPU profile (CDP) over the whole
+//                           run and print the functions with the most self time
+//                           (wasm functions by name when the module keeps its
+//                           name section, i.e. before wasm-opt)
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { serve, chromiumOptions } from './serve.mjs';
+import { serve, chromiumOptions, printProfile } from './serve.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const pkg = process.env.RATELAB_BENCH_PKG;
@@ -28,7 +32,15 @@ try {
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
   await page.goto(`http://127.0.0.1:${server.address().port}/bench.html`);
   await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+  let cdp = null;
+  if (process.env.RATELAB_BENCH_PROFILE) {
+    cdp = await page.context().newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+  }
   const result = await page.evaluate((opts) => window.runBench(opts), { rounds, sweepRuns });
+  if (cdp) printProfile((await cdp.send('Profiler.stop')).profile, 40);
   if (problems.length) throw new Error(problems.join('\n'));
   result.browser = browser.version();
   if (process.env.RATELAB_BENCH_OUT) {

@@ -62,3 +62,24 @@ export function chromiumOptions() {
     '--disable-background-networking --disable-component-update').split(/\s+/).filter(Boolean);
   return { executablePath, args, headless: true };
 }
+
+/** Self time per function from a CDP CPU profile, the heaviest first. */
+export function printProfile(profile, count = 25) {
+  const dt = new Map();
+  const ids = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  ids.forEach((id, i) => dt.set(id, (dt.get(id) ?? 0) + (deltas[i] ?? 0) / 1000));
+  const byName = new Map();
+  let total = 0;
+  for (const n of profile.nodes) {
+    const ms = dt.get(n.id) ?? 0;
+    total += ms;
+    const cf = n.callFrame;
+    const file = cf.url ? cf.url.split('/').pop() : '';
+    const key = `${cf.functionName || '(anonymous)'}\t${file}`;
+    byName.set(key, (byName.get(key) ?? 0) + ms);
+  }
+  const top = [...byName].sort((a, b) => b[1] - a[1]).slice(0, count);
+  console.log(['bench', 'profile', total.toFixed(1), 'total ms sampled'].join('\t'));
+  for (const [key, ms] of top) console.log(['bench', 'profile', ms.toFixed(1), key].join('\t'));
+}
