@@ -1,55 +1,10 @@
-// End-to-end: the page Trunk built (dist/), served by a tiny static server started
-// here on a free loopback port, driven in headless Chromium by playwright-core.
+// End-to-end: the page Trunk built (dist/) renders the playground with no error.
 // Run by `cargo xtask test` (step e2e), which sets the RATELAB_* variables.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { readFile, mkdir } from 'node:fs/promises';
-import { extname, join, normalize, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-
-const here = fileURLToPath(new URL('.', import.meta.url));
-const dist = resolve(process.env.RATELAB_DIST ?? join(here, '..', '..', 'dist'));
-const executablePath = process.env.RATELAB_CHROMIUM ?? '/usr/bin/chromium';
-const args = (process.env.RATELAB_CHROMIUM_FLAGS ??
-  '--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run ' +
-  '--disable-background-networking --disable-component-update').split(/\s+/).filter(Boolean);
-const artifacts = process.env.RATELAB_E2E_ARTIFACTS ?? join(here, '..', '..', 'target', 'e2e');
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  // instantiateStreaming insists on this type.
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
-
-/** Serves `root` on 127.0.0.1; unknown paths get 404, `/` gets index.html. */
-function serve(root) {
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = normalize(join(root, path.endsWith('/') ? path + 'index.html' : path));
-    if (!file.startsWith(root + sep)) {
-      res.writeHead(403).end();
-      return;
-    }
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end('not found');
-    }
-  });
-  return new Promise((ok, fail) => {
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => ok(server));
-  });
-}
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { artifacts, dist, launch, open, serve } from './helpers.mjs';
 
 let server;
 let browser;
@@ -58,7 +13,7 @@ let url;
 before(async () => {
   server = await serve(dist);
   url = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({ executablePath, args, headless: true });
+  browser = await launch();
 });
 
 after(async () => {
@@ -66,45 +21,48 @@ after(async () => {
   await new Promise((ok) => (server ? server.close(ok) : ok()));
 });
 
-/** A fresh page on the app, failing the test on any page error or console error. */
-async function open(t) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-  page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
-  t.after(async () => {
-    await context.close();
-    assert.deepEqual(problems, [], 'the page reported problems');
-  });
-  await page.goto(url);
-  return page;
-}
-
 test('the built page renders the playground', async (t) => {
-  const page = await open(t);
+  const page = await open(t, browser, url);
   await page.locator('h1', { hasText: 'ratelab' }).waitFor();
   assert.equal(await page.title(), 'ratelab · a rate-limiting playground');
-  assert.equal(await page.locator('.decision').textContent(), 'no request yet');
-  assert.equal(await page.locator('button.send').textContent(), 'send a request');
+  await page.locator('article.lane').first().waitFor();
+  assert.deepEqual(
+    await page.locator('article.lane').evaluateAll((a) => a.map((x) => x.dataset.algorithm)),
+    ['fixed_window', 'sliding_log', 'token_bucket'],
+  );
   await mkdir(artifacts, { recursive: true });
-  await page.screenshot({ path: join(artifacts, 'playground.png') });
+  await page.screenshot({ path: join(artifacts, 'playground.png'), fullPage: true });
 });
 
-test('a click sends a request; the sixth at once is denied', async (t) => {
-  const page = await open(t);
-  const send = page.locator('button.send');
-  const decision = page.locator('.decision');
+test('keys step the clock; the URL follows', async (t) => {
+  const page = await open(t, browser, url);
+  const now = page.locator('output.now');
+  await now.filter({ hasText: '0 s' }).waitFor();
+  await page.keyboard.press('ArrowRight');
+  await now.filter({ hasText: '2 s' }).waitFor();
+  await page.keyboard.press('ArrowRight');
+  await now.filter({ hasText: '7 s' }).waitFor();
+  await page.waitForFunction(() => location.search.includes('t=7s'));
+  await page.keyboard.press('ArrowLeft');
+  await now.filter({ hasText: '2 s' }).waitFor();
+});
 
-  await send.click();
-  await assert.doesNotReject(decision.filter({ hasText: 'allowed' }).waitFor());
-  assert.equal(await decision.getAttribute('data-outcome'), 'allowed');
-  assert.match(await page.locator('.explanation').textContent(), /allow$/);
+test('play runs the clock and space pauses it', async (t) => {
+  const page = await open(t, browser, `${url}?speed=16`);
+  await page.locator('article.lane').first().waitFor();
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => document.querySelector('output.now')?.textContent !== '0 s');
+  await page.keyboard.press(' ');
+  const a = await page.locator('output.now').textContent();
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('output.now').textContent(), a);
+});
 
-  for (let i = 0; i < 5; i++) await send.click();
-  await decision.filter({ hasText: 'denied' }).waitFor();
-  assert.equal(await decision.textContent(), '0 s → denied');
-  assert.equal(await page.locator('.log li').count(), 6);
+test('usable at phone width: lanes stack, tables scroll', async (t) => {
+  const page = await open(t, browser, `${url}?t=11.2s`, { width: 390, height: 844 });
+  await page.locator('article.lane').first().waitFor();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
+  await mkdir(artifacts, { recursive: true });
+  await page.screenshot({ path: join(artifacts, 'phone.png'), fullPage: true });
 });

@@ -1,0 +1,760 @@
+//! The playground's state in plain Rust: no signals, no DOM, tested natively.
+//!
+//! [`Sim`] is what a setup ([`ShareState`]) runs: the validated config and the live
+//! [`Timeline`] that decided every request. Everything the components draw is asked
+//! of it here (marks in a time span, overlays for a lane's snapshot, the gauge, the
+//! trace parts), so the components only place shapes. Nothing here decides a request
+//! or computes a metric: that is `ratelab-sim` and `ratelab-core`.
+
+use ratelab_core::{Amount, Explanation, Headers, Ms, Snapshot, Verdict};
+use ratelab_sim::share::ShareState;
+use ratelab_sim::{BusiestWindow, Config, LaneSpec, Request, Timeline, Yardstick};
+
+/// More marks than this in a lane's visible span are drawn as columns instead.
+pub const MAX_MARKS: usize = 1_500;
+
+/// What became of one request in one lane, as a mark shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Passed at once.
+    Allow,
+    /// Refused (429).
+    Deny,
+    /// Passed after a wait (leaky queue, nginx).
+    Delay,
+}
+
+impl Decision {
+    /// The value of the marks' `data-decision` attribute.
+    pub fn attr(self) -> &'static str {
+        match self {
+            Decision::Allow => "allow",
+            Decision::Deny => "deny",
+            Decision::Delay => "delay",
+        }
+    }
+
+    /// The glyph the trace and the tests use.
+    pub fn glyph(self) -> char {
+        match self {
+            Decision::Deny => '✗',
+            _ => '✓',
+        }
+    }
+}
+
+/// One request as a lane's timeline draws it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    /// Global request index.
+    pub index: u64,
+    /// Arrival, ms.
+    pub t: u64,
+    /// The request's key index in the timeline.
+    pub key: u32,
+    /// What the lane decided.
+    pub decision: Decision,
+    /// When it left (arrival + exact wait, rounded up to ms).
+    pub departs: u64,
+    /// Its position among requests at the same time (0 = first), for stacking.
+    pub rank: u32,
+}
+
+/// Marks per column when a span holds too many to draw one by one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Column {
+    /// Start of the column's time span.
+    pub t: u64,
+    /// Allowed at once.
+    pub allowed: u32,
+    /// Allowed after a wait.
+    pub delayed: u32,
+    /// Refused.
+    pub denied: u32,
+}
+
+/// A shape on a lane's time axis, from the lane's snapshot.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Overlay {
+    /// A span of time, shaded: a window.
+    Band {
+        /// Start, ms.
+        from: f64,
+        /// End, ms.
+        to: f64,
+        /// CSS class.
+        class: &'static str,
+        /// Label key (see [`crate::i18n::Words::overlay`]).
+        label: &'static str,
+    },
+    /// A moment: a reset, TAT, now + τ, the next departure.
+    Line {
+        /// When, ms.
+        at: f64,
+        /// CSS class.
+        class: &'static str,
+        /// Label key.
+        label: &'static str,
+    },
+    /// A point: a log entry or a waiting request's departure.
+    Dot {
+        /// When, ms.
+        at: f64,
+        /// How many share it.
+        count: u32,
+        /// CSS class.
+        class: &'static str,
+    },
+}
+
+/// A lane's state as one bar: a level against a maximum, with reference lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gauge {
+    /// What the bar measures (label key: `tokens`, `count`, `waiting`, …).
+    pub what: &'static str,
+    /// The level.
+    pub level: f64,
+    /// The full scale.
+    pub max: f64,
+    /// Reference lines: `(value, label key)` (N, burst, delay).
+    pub lines: Vec<(f64, &'static str)>,
+    /// The level as the engine prints it (exact: `2.4`, `0.85`).
+    pub level_text: String,
+    /// The full scale as text.
+    pub max_text: String,
+    /// For the sliding window counter: the previous window's weighted share of the
+    /// level, drawn lighter.
+    pub part: Option<f64>,
+}
+
+/// A setup that runs: the config and its live timeline.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    /// What runs (validated).
+    pub config: Config,
+    /// Every request decided by every lane.
+    pub timeline: Timeline,
+}
+
+/// Milliseconds as the engine prints them ("9.8 s").
+pub fn time_label(ms: u64) -> String {
+    Ms::from_ms(ms).to_string()
+}
+
+fn amount_f64(a: &Amount) -> f64 {
+    let f = a.0;
+    f.num() as f64 / f.den().max(1) as f64
+}
+
+fn ms_f64(m: Ms) -> f64 {
+    let f = m.0;
+    f.num() as f64 / f.den().max(1) as f64
+}
+
+impl Sim {
+    /// Builds and runs a setup. Errors are the engine's one-line messages.
+    pub fn new(state: &ShareState) -> Result<Sim, String> {
+        let config = state.to_config().map_err(String::from)?;
+        let mut timeline =
+            Timeline::new(config.lanes.clone(), config.window_ms).map_err(String::from)?;
+        timeline.extend(&config.stream).map_err(|e| e.to_string())?;
+        Ok(Sim { config, timeline })
+    }
+
+    /// The lanes.
+    pub fn lanes(&self) -> &[LaneSpec] {
+        &self.config.lanes
+    }
+
+    /// Requests so far.
+    pub fn len(&self) -> u64 {
+        self.timeline.len()
+    }
+
+    /// No requests (manual, before the first click).
+    pub fn is_empty(&self) -> bool {
+        self.timeline.is_empty()
+    }
+
+    /// The longest period among the lanes: the scale of the picture.
+    pub fn period(&self) -> u64 {
+        self.lanes()
+            .iter()
+            .map(|l| l.params.period_ms)
+            .max()
+            .unwrap_or(10_000)
+            .max(1)
+    }
+
+    /// Where the clock stops: a little after the last request (and its last
+    /// departure), or one period for an empty stream.
+    pub fn end(&self) -> u64 {
+        let last = self.timeline.last_time().unwrap_or(0);
+        let departs = (0..self.lanes().len())
+            .filter_map(|j| self.timeline.yardstick(j).ok())
+            .map(|y| y.longest_wait_ms)
+            .max()
+            .unwrap_or(0);
+        let tail = (self.period() / 20).max(500);
+        last.saturating_add(departs)
+            .saturating_add(tail)
+            .max(self.period())
+    }
+
+    /// How many requests arrived at or before `now` (the decided ones).
+    pub fn revealed(&self, now: u64) -> u64 {
+        self.timeline.index_after(now)
+    }
+
+    /// The request shown in the trace: the chosen one if it has arrived by `now`,
+    /// else the latest at or before `now`.
+    pub fn selected(&self, now: u64, chosen: Option<u64>) -> Option<u64> {
+        let revealed = self.revealed(now);
+        match chosen {
+            Some(i) if i < revealed && self.timeline.request(i).is_some() => Some(i),
+            _ => revealed
+                .checked_sub(1)
+                .filter(|&i| self.timeline.request(i).is_some()),
+        }
+    }
+
+    /// The time of the first request after `now`, if any.
+    pub fn next_time(&self, now: u64) -> Option<u64> {
+        self.timeline
+            .request(self.timeline.index_after(now))
+            .map(|r| r.t)
+    }
+
+    /// The time of the last request before `now`, if any (else 0 when `now > 0`).
+    pub fn prev_time(&self, now: u64) -> Option<u64> {
+        let i = self.timeline.index_at(now);
+        match i.checked_sub(1).and_then(|i| self.timeline.request(i)) {
+            Some(r) => Some(r.t),
+            None => (now > 0).then_some(0),
+        }
+    }
+
+    /// Adds a request at `now` (manual mode). A click after scrubbing back rewrites
+    /// history: requests after `now` are dropped first. Returns its index.
+    pub fn send(&mut self, now: u64) -> Result<u64, String> {
+        if self.timeline.last_time().is_some_and(|last| last > now) {
+            let mut again = Timeline::new(self.config.lanes.clone(), self.config.window_ms)
+                .map_err(String::from)?;
+            let keep: Vec<Request> = self.timeline.requests().copied().collect();
+            let keys = self.timeline.keys().to_vec();
+            for r in keep.into_iter().filter(|r| r.t <= now) {
+                let name = keys.get(r.key as usize).map_or("", String::as_str);
+                again
+                    .push_key(r.t, name, r.cost)
+                    .map_err(|e| e.to_string())?;
+            }
+            self.timeline = again;
+        }
+        self.timeline
+            .push_key(now, "", 1)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The times of every retained request (for the manual scenario's share link).
+    pub fn times(&self) -> Vec<u64> {
+        self.timeline.requests().map(|r| r.t).collect()
+    }
+
+    /// The time span a lane shows at `now`: the whole stream when it is short, else
+    /// three periods around the clock, moving a period at a time (so marks are
+    /// redrawn only when the span moves).
+    pub fn span(&self, now: u64) -> (u64, u64) {
+        let end = self.end();
+        let w = self.period();
+        let dense = self.timeline.len() > 400;
+        if end <= w.saturating_mul(4) && !dense {
+            return (0, end);
+        }
+        let span = w.saturating_mul(3).min(end.max(1));
+        let step = (span / 3).max(1);
+        let from = (now.saturating_sub(span / 3) / step).saturating_mul(step);
+        let from = from.min(end.saturating_sub(span));
+        (from, from.saturating_add(span))
+    }
+
+    /// The marks of lane `lane` in `[from, to]`, or `None` when there are more than
+    /// [`MAX_MARKS`] (draw [`Sim::columns`] instead).
+    pub fn marks(&self, lane: usize, from: u64, to: u64) -> Option<Vec<Mark>> {
+        let range = self.timeline.visible(from, to);
+        if range.end - range.start > MAX_MARKS as u64 {
+            return None;
+        }
+        let mut out = Vec::with_capacity((range.end - range.start) as usize);
+        let mut rank = 0;
+        let mut last_t = None;
+        for i in range {
+            let (Some(r), Some(o)) = (self.timeline.request(i), self.timeline.outcome(lane, i))
+            else {
+                continue;
+            };
+            rank = if last_t == Some(r.t) { rank + 1 } else { 0 };
+            last_t = Some(r.t);
+            let wait = o.wait_ms().unwrap_or(0);
+            out.push(Mark {
+                index: i,
+                t: r.t,
+                key: r.key,
+                decision: match (o.allowed, wait) {
+                    (false, _) => Decision::Deny,
+                    (true, 0) => Decision::Allow,
+                    (true, _) => Decision::Delay,
+                },
+                departs: r.t.saturating_add(wait),
+                rank,
+            });
+        }
+        Some(out)
+    }
+
+    /// Lane `lane`'s requests in `[from, to]` counted in `n` columns of equal time.
+    pub fn columns(&self, lane: usize, from: u64, to: u64, n: usize) -> Vec<Column> {
+        let n = n.max(1);
+        let width = (to.saturating_sub(from) / n as u64).max(1);
+        let mut out: Vec<Column> = (0..n)
+            .map(|k| Column {
+                t: from.saturating_add(k as u64 * width),
+                ..Column::default()
+            })
+            .collect();
+        for i in self.timeline.visible(from, to) {
+            let (Some(r), Some(o)) = (self.timeline.request(i), self.timeline.outcome(lane, i))
+            else {
+                continue;
+            };
+            let k = (((r.t - from.min(r.t)) / width) as usize).min(n - 1);
+            if let Some(c) = out.get_mut(k) {
+                match (o.allowed, o.wait_ms().unwrap_or(0)) {
+                    (false, _) => c.denied += 1,
+                    (true, 0) => c.allowed += 1,
+                    (true, _) => c.delayed += 1,
+                }
+            }
+        }
+        out
+    }
+
+    /// The key whose state a lane draws: the selected request's.
+    pub fn key_of(&self, index: Option<u64>) -> String {
+        index
+            .and_then(|i| self.timeline.request(i))
+            .and_then(|r| self.timeline.keys().get(r.key as usize).cloned())
+            .unwrap_or_default()
+    }
+
+    /// Lane `lane`'s state for `key` at `now`.
+    pub fn snapshot(&self, lane: usize, key: &str, now: u64) -> Option<Snapshot> {
+        self.timeline.snapshot_at(lane, key, now).ok()
+    }
+
+    /// The yardstick of lane `lane` over the requests up to `now`.
+    pub fn yardstick(&self, lane: usize, now: u64) -> Option<Yardstick> {
+        self.timeline.yardstick_until(lane, now).ok()
+    }
+
+    /// Lane `lane`'s busiest window so far.
+    pub fn busiest(&self, lane: usize, now: u64) -> Option<BusiestWindow> {
+        self.timeline.busiest_window_until(lane, now).ok().flatten()
+    }
+
+    /// What a request from `key` at `now` would be answered by lane `lane`.
+    pub fn headers(&self, lane: usize, key: &str, now: u64) -> Option<Headers> {
+        self.timeline.headers_at(lane, key, now).ok()
+    }
+
+    /// Why lane `lane` decided request `index` as it did.
+    pub fn explain(&self, lane: usize, index: u64) -> Option<Explanation> {
+        self.timeline.explain(lane, index).ok()
+    }
+
+    /// The request `index`.
+    pub fn request(&self, index: u64) -> Option<Request> {
+        self.timeline.request(index)
+    }
+
+    /// The decisions of lane `lane` for the requests at or before `now`, as SPEC's
+    /// tables write them (`✓✓✗…`, `·` for one not yet arrived).
+    pub fn marks_text(&self, lane: usize, now: u64) -> String {
+        let revealed = self.revealed(now);
+        self.timeline
+            .retained()
+            .map(|i| match self.timeline.outcome(lane, i) {
+                Some(_) if i >= revealed => '·',
+                Some(o) if o.allowed => '✓',
+                Some(_) => '✗',
+                None => '?',
+            })
+            .collect()
+    }
+}
+
+/// The shapes a lane's snapshot puts on its time axis.
+pub fn overlays(snapshot: &Snapshot, now: u64) -> Vec<Overlay> {
+    let now = now as f64;
+    match snapshot {
+        Snapshot::FixedWindow { start, end, .. } => vec![
+            Overlay::Band {
+                from: ms_f64(*start),
+                to: ms_f64(*end),
+                class: "window",
+                label: "window",
+            },
+            Overlay::Line {
+                at: ms_f64(*end),
+                class: "reset",
+                label: "reset",
+            },
+        ],
+        Snapshot::AnchoredWindow { window, .. } => match window {
+            Some((start, end)) => vec![
+                Overlay::Band {
+                    from: ms_f64(*start),
+                    to: ms_f64(*end),
+                    class: "window",
+                    label: "opened",
+                },
+                Overlay::Line {
+                    at: ms_f64(*end),
+                    class: "reset",
+                    label: "reset",
+                },
+            ],
+            None => Vec::new(),
+        },
+        Snapshot::SlidingLog {
+            entries, window, ..
+        } => {
+            let mut out = vec![Overlay::Band {
+                from: now - ms_f64(*window),
+                to: now,
+                class: "window",
+                label: "window",
+            }];
+            out.extend(entries.iter().map(|e| Overlay::Dot {
+                at: ms_f64(e.at),
+                count: e.count,
+                class: if e.allowed { "logged" } else { "logged-denied" },
+            }));
+            out
+        }
+        Snapshot::SlidingWindowCounter { start, window, .. } => {
+            let (s, w) = (ms_f64(*start), ms_f64(*window));
+            vec![
+                Overlay::Band {
+                    from: s - w,
+                    to: s,
+                    class: "prev",
+                    label: "prev",
+                },
+                Overlay::Band {
+                    from: s,
+                    to: s + w,
+                    class: "window",
+                    label: "curr",
+                },
+            ]
+        }
+        Snapshot::Gcra { tat, tau, .. } => vec![
+            Overlay::Line {
+                at: ms_f64(*tat),
+                class: "tat",
+                label: "tat",
+            },
+            Overlay::Line {
+                at: now + ms_f64(*tau),
+                class: "tau",
+                label: "now_tau",
+            },
+        ],
+        Snapshot::LeakyQueue {
+            departures,
+            next_out,
+            ..
+        } => {
+            let mut out: Vec<Overlay> = departures
+                .iter()
+                .map(|d| Overlay::Dot {
+                    at: ms_f64(*d),
+                    count: 1,
+                    class: "queued",
+                })
+                .collect();
+            if !departures.is_empty() {
+                out.push(Overlay::Line {
+                    at: ms_f64(*next_out),
+                    class: "next-out",
+                    label: "next_out",
+                });
+            }
+            out
+        }
+        Snapshot::TokenBucket { .. }
+        | Snapshot::Nginx { .. }
+        | Snapshot::FloatTokenBucket { .. } => Vec::new(),
+    }
+}
+
+/// A lane's state as a bar.
+pub fn gauge(snapshot: &Snapshot) -> Gauge {
+    let whole = |n: u64| n.to_string();
+    match snapshot {
+        Snapshot::FixedWindow { count, limit, .. }
+        | Snapshot::AnchoredWindow { count, limit, .. } => Gauge {
+            what: "count",
+            level: *count as f64,
+            max: *limit as f64,
+            lines: vec![(*limit as f64, "limit")],
+            level_text: whole(*count),
+            max_text: whole(*limit),
+            part: None,
+        },
+        Snapshot::SlidingLog { entries, limit, .. } => {
+            let n: u64 = entries.iter().map(|e| u64::from(e.count)).sum();
+            Gauge {
+                what: "in_log",
+                level: n as f64,
+                max: *limit as f64,
+                lines: vec![(*limit as f64, "limit")],
+                level_text: whole(n),
+                max_text: whole(*limit),
+                part: None,
+            }
+        }
+        Snapshot::SlidingWindowCounter {
+            curr,
+            estimate,
+            limit,
+            ..
+        } => {
+            let est = amount_f64(estimate);
+            Gauge {
+                what: "estimate",
+                level: est,
+                max: (*limit as f64).max(est),
+                lines: vec![(*limit as f64, "limit")],
+                level_text: estimate.to_string(),
+                max_text: whole(*limit),
+                part: Some((est - *curr as f64).max(0.0)),
+            }
+        }
+        Snapshot::TokenBucket {
+            tokens, capacity, ..
+        } => Gauge {
+            what: "tokens",
+            level: amount_f64(tokens),
+            max: *capacity as f64,
+            lines: vec![(1.0, "one")],
+            level_text: tokens.to_string(),
+            max_text: whole(*capacity),
+            part: None,
+        },
+        Snapshot::FloatTokenBucket { tokens, capacity } => Gauge {
+            what: "tokens",
+            level: *tokens,
+            max: *capacity as f64,
+            lines: vec![(1.0, "one")],
+            level_text: format!("{tokens:?}"),
+            max_text: whole(*capacity),
+            part: None,
+        },
+        Snapshot::Gcra { tokens, burst, .. } => Gauge {
+            what: "tokens",
+            level: amount_f64(tokens),
+            max: *burst as f64,
+            lines: vec![(1.0, "one")],
+            level_text: tokens.to_string(),
+            max_text: whole(*burst),
+            part: None,
+        },
+        Snapshot::LeakyQueue {
+            waiting, capacity, ..
+        } => Gauge {
+            what: "waiting",
+            level: *waiting as f64,
+            max: *capacity as f64,
+            lines: vec![(*capacity as f64, "capacity")],
+            level_text: whole(*waiting),
+            max_text: whole(*capacity),
+            part: None,
+        },
+        Snapshot::Nginx {
+            excess,
+            burst,
+            delay,
+            ..
+        } => {
+            let mut lines = vec![(*burst as f64, "burst")];
+            if let Some(d) = delay {
+                lines.push((*d as f64, "delay"));
+            }
+            Gauge {
+                what: "excess",
+                level: amount_f64(excess),
+                max: (*burst as f64).max(1.0),
+                lines,
+                level_text: excess.to_string(),
+                max_text: whole(*burst),
+                part: None,
+            }
+        }
+    }
+}
+
+/// The verdict's kind, for translation: `(word key, wait)`.
+pub fn verdict_parts(v: &Verdict) -> (&'static str, Option<String>) {
+    match v {
+        Verdict::Allow => ("allow", None),
+        Verdict::Deny => ("deny", None),
+        Verdict::Delay(w) => ("delay", Some(w.to_string())),
+    }
+}
+
+/// Nice steps for a time axis: the largest count of ticks that fits `max_ticks`.
+pub fn tick_step(span_ms: u64, max_ticks: u64) -> u64 {
+    const STEPS: [u64; 16] = [
+        100, 200, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000,
+        600_000, 1_800_000, 3_600_000, 86_400_000,
+    ];
+    let max_ticks = max_ticks.max(1);
+    STEPS
+        .into_iter()
+        .find(|s| span_ms / s <= max_ticks)
+        .unwrap_or(span_ms / max_ticks + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratelab_sim::share::parse;
+
+    fn golden() -> (ShareState, Sim) {
+        let (state, notices) =
+            parse("scenario=golden&limiters=fixed_window,sliding_log,token_bucket,leaky_queue");
+        assert!(notices.is_empty());
+        let sim = Sim::new(&state).unwrap();
+        (state, sim)
+    }
+
+    #[test]
+    fn the_golden_marks_are_specs_table() {
+        let (_, sim) = golden();
+        let end = sim.end();
+        assert_eq!(sim.marks_text(0, end), "✓✓✓✓✓✗✓✓✓✓✓✗");
+        assert_eq!(sim.marks_text(1, end), "✓✓✓✓✓✗✗✗✗✗✓✓");
+        assert_eq!(sim.marks_text(2, end), "✓✓✓✓✓✓✓✗✗✓✓✓");
+        assert_eq!(sim.marks_text(3, end), "✓✓✓✓✓✓✓✓✗✓✓✓");
+        // Before 9.8 s only five have arrived.
+        assert_eq!(sim.marks_text(0, 9_700), "✓✓✓✓✓·······");
+        let marks = sim.marks(3, 0, end).unwrap();
+        let longest = marks.iter().map(|m| m.departs - m.t).max().unwrap();
+        assert_eq!(longest, 9_800);
+        assert_eq!(marks[9].decision, Decision::Delay);
+        assert_eq!(marks[9].departs, 21_000);
+    }
+
+    #[test]
+    fn stepping_and_selection_follow_the_requests() {
+        let (_, sim) = golden();
+        assert_eq!(sim.next_time(0), Some(2_000));
+        assert_eq!(sim.next_time(9_800), Some(10_100));
+        assert_eq!(sim.prev_time(10_100), Some(9_800));
+        assert_eq!(sim.prev_time(2_000), Some(0));
+        assert_eq!(sim.prev_time(0), None);
+        assert_eq!(sim.next_time(19_500), None);
+        assert_eq!(sim.selected(0, None), None);
+        assert_eq!(sim.selected(11_200, None), Some(9));
+        assert_eq!(sim.selected(11_200, Some(3)), Some(3));
+        // A choice that has not arrived yet gives way to the latest.
+        assert_eq!(sim.selected(11_200, Some(11)), Some(9));
+    }
+
+    #[test]
+    fn overlays_and_gauges_come_from_the_snapshot() {
+        let (_, sim) = golden();
+        let snap = sim.snapshot(0, "", 19_500).unwrap();
+        assert_eq!(
+            overlays(&snap, 19_500)[0],
+            Overlay::Band {
+                from: 10_000.0,
+                to: 20_000.0,
+                class: "window",
+                label: "window"
+            }
+        );
+        let g = gauge(&snap);
+        assert_eq!((g.level, g.max), (5.0, 5.0));
+        // The queue at 11.2 s: the 9.8 s wait ends at 21 s.
+        let q = sim.snapshot(3, "", 11_200).unwrap();
+        let dots: Vec<f64> = overlays(&q, 11_200)
+            .into_iter()
+            .filter_map(|o| match o {
+                Overlay::Dot { at, .. } => Some(at),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(dots.last().copied(), Some(21_000.0));
+        assert_eq!(gauge(&q).level_text, "5");
+        // Tokens just before the request at 10.7 s: 0.85.
+        let tb = sim.snapshot(2, "", 10_700).unwrap();
+        assert_eq!(gauge(&tb).level_text, "0.85");
+    }
+
+    #[test]
+    fn the_busiest_window_and_the_headers() {
+        let (_, sim) = golden();
+        let b = sim.busiest(0, 19_500).unwrap();
+        assert_eq!((b.from, b.to, b.count), (1_200, 11_200, 9));
+        let h = sim.headers(0, "", 19_500).unwrap();
+        assert_eq!(h.status, 429);
+        assert_eq!(h.ratelimit, "\"default\";r=0;t=1");
+    }
+
+    #[test]
+    fn manual_sends_at_the_clock_and_rewrites_a_scrubbed_future() {
+        let (state, _) = parse("scenario=manual");
+        let mut sim = Sim::new(&state).unwrap();
+        assert!(sim.is_empty());
+        for _ in 0..6 {
+            sim.send(1_000).unwrap();
+        }
+        sim.send(5_000).unwrap();
+        assert_eq!(sim.len(), 7);
+        // Back to 2 s: the request at 5 s is dropped, the new one goes in at 2 s.
+        assert_eq!(sim.send(2_000), Ok(6));
+        assert_eq!(
+            sim.times(),
+            [1_000, 1_000, 1_000, 1_000, 1_000, 1_000, 2_000]
+        );
+    }
+
+    #[test]
+    fn long_streams_show_a_moving_span_and_columns() {
+        let (state, _) = parse("scenario=lab-d");
+        let sim = Sim::new(&state).unwrap();
+        let (from, to) = sim.span(300_000);
+        assert!(from <= 300_000 && 300_000 <= to, "{from}..{to}");
+        assert_eq!(to - from, 180_000);
+        // It moves a period at a time.
+        assert_eq!(sim.span(300_001), (from, to));
+        let cols = sim.columns(0, from, to, 100);
+        let total: u32 = cols.iter().map(|c| c.allowed + c.denied + c.delayed).sum();
+        assert_eq!(u64::from(total), {
+            let r = sim.timeline.visible(from, to);
+            r.end - r.start
+        });
+        let (state, _) = parse("scenario=golden");
+        let sim = Sim::new(&state).unwrap();
+        assert_eq!(sim.span(5_000), (0, sim.end()));
+    }
+
+    #[test]
+    fn ticks() {
+        assert_eq!(tick_step(20_000, 10), 2_000);
+        assert_eq!(tick_step(180_000, 6), 30_000);
+        assert!(tick_step(u64::MAX / 2, 3) > 0);
+    }
+}

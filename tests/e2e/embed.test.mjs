@@ -1,0 +1,80 @@
+// The example docs page, served with a strict Content-Security-Policy: the custom
+// element (two of them), the iframe and the JS API all work, respond to clicks, and
+// nothing violates the policy (helpers.mjs fails the test on any violation or error).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { STRICT_CSP, artifacts, dist, launch, open, serve } from './helpers.mjs';
+
+let server;
+let browser;
+let base;
+
+before(async () => {
+  server = await serve(dist, { csp: STRICT_CSP });
+  base = `http://127.0.0.1:${server.address().port}/`;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((ok) => (server ? server.close(ok) : ok()));
+});
+
+test('the docs page: two elements, an iframe and the API under a strict CSP', async (t) => {
+  const page = await open(t, browser, `${base}docs-example.html`);
+  const edge = page.locator('#edge');
+  const queue = page.locator('#queue');
+  // Playwright's CSS locators pierce the open shadow roots.
+  await edge.locator('article.lane').first().waitFor();
+  await queue.locator('article.lane').first().waitFor();
+  assert.deepEqual(
+    await edge.locator('article.lane').evaluateAll((a) => a.map((x) => x.dataset.algorithm)),
+    ['fixed_window', 'sliding_log', 'token_bucket'],
+  );
+  // The page's loud button style does not reach inside.
+  const bg = await edge.locator('button.play').evaluate((b) => getComputedStyle(b).backgroundColor);
+  assert.notEqual(bg, 'rgb(192, 57, 43)');
+
+  // A click steps one element; the other keeps its own clock.
+  await edge.locator('[data-action="next"]').click();
+  await edge.locator('output.now', { hasText: '9 s' }).waitFor();
+  assert.equal(await queue.locator('output.now').textContent(), '0 s');
+  // Keys work on a focused element, and only there.
+  await queue.locator('.ratelab').focus();
+  await page.keyboard.press('ArrowRight');
+  await queue.locator('output.now', { hasText: '2 s' }).waitFor();
+  assert.equal(await edge.locator('output.now').textContent(), '9 s');
+  // Embeds never write the page's URL.
+  assert.equal(new URL(page.url()).search, '');
+
+  // The iframe: it renders, answers a click, and sized itself.
+  const frame = page.frameLocator('#lab-c');
+  await frame.locator('article.lane').first().waitFor();
+  assert.equal(await frame.locator('article.lane').count(), 4);
+  await frame.locator('[data-action="next"]').click();
+  await frame.locator('output.now', { hasText: /[1-9]/ }).waitFor();
+  await page.waitForFunction(() => document.querySelector('#lab-c').offsetHeight > 500);
+
+  // The API filled the table and caught the bad config.
+  await page.locator('#api-table tbody tr').nth(2).waitFor();
+  const first = await page.locator('#api-table tbody tr').first().locator('td').allTextContents();
+  assert.deepEqual(first, ['fixed_window', '✓✓✓✓✓✗✓✓✓✓✓✗', '10', '9']);
+  assert.equal(
+    await page.locator('#api-error').textContent(),
+    'limiters[0].limit: must be a finite number, got NaN',
+  );
+  await page.locator('#api-run').click();
+  await page.locator('#api-table tbody tr td', { hasText: '✓✓✓✗✗✗✓✓✓✗✗✗' }).first().waitFor();
+
+  await mkdir(artifacts, { recursive: true });
+  await page.screenshot({ path: join(artifacts, 'docs-example.png'), fullPage: true });
+});
+
+test('embed.html works on its own under the policy', async (t) => {
+  const page = await open(t, browser, `${base}embed.html?scenario=edge-burst&compact=1&lang=vi`);
+  await page.locator('article.lane').first().waitFor();
+  assert.equal(await page.locator('.ratelab').getAttribute('lang'), 'vi');
+  assert.equal(await page.locator('.setup').count(), 0);
+});

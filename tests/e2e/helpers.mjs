@@ -1,0 +1,102 @@
+// Shared by the end-to-end tests: a static server for dist/ on a free loopback
+// port (optionally with a Content-Security-Policy on HTML), the browser, and a page
+// that fails its test on any page error, console error, failed request or CSP
+// violation.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+export const dist = resolve(process.env.RATELAB_DIST ?? join(here, '..', '..', 'dist'));
+export const artifacts = process.env.RATELAB_E2E_ARTIFACTS ?? join(here, '..', '..', 'target', 'e2e');
+export const fixtures = join(here, 'fixtures');
+const executablePath = process.env.RATELAB_CHROMIUM ?? '/usr/bin/chromium';
+const args = (process.env.RATELAB_CHROMIUM_FLAGS ??
+  '--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run ' +
+  '--disable-background-networking --disable-component-update').split(/\s+/).filter(Boolean);
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+};
+
+/** The strict policy the docs-page test serves HTML with. */
+export const STRICT_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "frame-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+/** Serves `root` on 127.0.0.1; `/` is index.html; HTML gets `csp` if given. */
+export function serve(root, { csp } = {}) {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const file = normalize(join(root, path.endsWith('/') ? path + 'index.html' : path));
+    if (!file.startsWith(root + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' };
+      if (csp && extname(file) === '.html') headers['content-security-policy'] = csp;
+      res.writeHead(200, headers);
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  return new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => ok(server));
+  });
+}
+
+export function launch() {
+  return chromium.launch({ executablePath, args, headless: true });
+}
+
+/**
+ * A fresh page; the test fails at its end if the page reported an error, a request
+ * failed, or a Content-Security-Policy violation happened (in any frame).
+ */
+export async function open(t, browser, url, { width = 1280, height = 900, reducedMotion } = {}) {
+  const context = await browser.newContext({
+    viewport: { width, height },
+    reducedMotion: reducedMotion ?? 'no-preference',
+  });
+  await context.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  t.after(async () => {
+    for (const frame of page.frames()) {
+      const v = await frame.evaluate(() => window.__violations ?? []).catch(() => []);
+      problems.push(...v.map((x) => `CSP violation: ${x}`));
+    }
+    await context.close();
+    assert.deepEqual(problems, [], 'the page reported problems');
+  });
+  await page.goto(url);
+  return page;
+}

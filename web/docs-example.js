@@ -1,0 +1,46 @@
+// The example docs page's own script: sizes the iframe from its messages, and uses
+// the JavaScript API (simulate) to fill a table.
+import { load } from './ratelab.js';
+
+// Each embed.html iframe posts its height; find which one by its window.
+window.addEventListener('message', (e) => {
+  if (e.origin !== location.origin || e.data?.type !== 'ratelab:height') return;
+  for (const frame of document.querySelectorAll('iframe.playground')) {
+    if (frame.contentWindow === e.source) frame.style.height = `${e.data.height}px`;
+  }
+});
+
+const GOLDEN = [2000, 7000, 8000, 9000, 9500, 9800, 10100, 10400, 10700, 11200, 15000, 19500];
+
+function fill(limit) {
+  return load().then(({ simulate }) => {
+    const report = simulate({
+      requests: GOLDEN,
+      limiters: ['fixed_window', 'sliding_log', 'token_bucket'].map((algorithm) => ({
+        algorithm,
+        limit,
+        period_ms: 10000,
+      })),
+    });
+    const body = document.querySelector('#api-table tbody');
+    body.replaceChildren(
+      ...report.results.map((r) => {
+        const tr = document.createElement('tr');
+        for (const text of [r.id, r.allowed.map((a) => (a ? '✓' : '✗')).join(''), r.passed, r.max_in_window]) {
+          const td = document.createElement('td');
+          td.textContent = String(text);
+          tr.append(td);
+        }
+        return tr;
+      }),
+    );
+    try {
+      simulate({ requests: [0], limiters: [{ algorithm: 'gcra', limit: NaN, period_ms: 1000 }] });
+    } catch (err) {
+      document.getElementById('api-error').textContent = err.message;
+    }
+  });
+}
+
+fill(5);
+document.getElementById('api-run').addEventListener('click', () => fill(3));

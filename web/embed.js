@@ -1,0 +1,27 @@
+// embed.html?scenario=…&limiters=…: the playground for an <iframe>. Takes the same
+// parameters as the page's URL (plus compact=1), never writes the URL, and tells
+// its parent how tall it is: postMessage({type: 'ratelab:height', height}).
+import { load } from './ratelab.js';
+
+const host = document.getElementById('embed');
+const options = Object.fromEntries(new URLSearchParams(location.search));
+
+load()
+  .then(({ mount }) => {
+    host.textContent = '';
+    window.ratelabPlayground = mount(host, options);
+  })
+  .catch((e) => {
+    host.textContent = `ratelab could not start: ${e}`;
+  });
+
+let last = 0;
+function postHeight() {
+  const height = Math.ceil(document.documentElement.scrollHeight);
+  if (height !== last && window.parent !== window) {
+    last = height;
+    window.parent.postMessage({ type: 'ratelab:height', height }, '*');
+  }
+}
+new ResizeObserver(postHeight).observe(document.body);
+window.addEventListener('load', postHeight);
