@@ -329,7 +329,15 @@ pub fn side(snapshot: Option<&Snapshot>, headers: Option<&Headers>, w: &Words) -
             let x = (10.0 + v * scale).round() as i64;
             let _ = write!(
                 out,
-                r#"<line class="ref" x1="{x}" x2="{x}" y1="2" y2="24"/><text x="{x}" y="34" text-anchor="middle">{}</text>"#,
+                r#"<line class="ref" x1="{x}" x2="{x}" y1="2" y2="24"/><text x="{x}" y="34" text-anchor="{}">{}</text>"#,
+                // Labels near the ends stay inside the picture.
+                if x > 180 {
+                    "end"
+                } else if x < 30 {
+                    "start"
+                } else {
+                    "middle"
+                },
                 esc(w.label(label))
             );
         }

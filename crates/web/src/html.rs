@@ -472,7 +472,12 @@ pub fn yardstick(sim: &Sim, now: u64, lang: Lang, highlight: bool) -> String {
         };
         let dep = y
             .max_in_window_departures
-            .map(|d| format!(r#" <span class="departures">({d} ↦)</span>"#))
+            .map(|d| {
+                format!(
+                    r#" <span class="departures">({d} {})</span>"#,
+                    esc(w.by_departure)
+                )
+            })
             .unwrap_or_default();
         let _ = write!(
             out,
@@ -492,7 +497,11 @@ pub fn yardstick(sim: &Sim, now: u64, lang: Lang, highlight: bool) -> String {
             esc(&wait),
             y.state_numbers,
             y.state_numbers,
-            esc(w.numbers)
+            esc(if y.state_numbers == 1 {
+                w.number
+            } else {
+                w.numbers
+            })
         );
     }
     out.push_str("</tbody></table></div></section>");
