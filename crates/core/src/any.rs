@@ -190,7 +190,7 @@ impl AnyLimiter {
                 AnyLimiter::SlidingLog(SlidingLog::logging_blocked(rate))
             }
             Algorithm::SlidingWindowCounter => {
-                AnyLimiter::SlidingWindowCounter(SlidingWindowCounter::new(rate))
+                AnyLimiter::SlidingWindowCounter(SlidingWindowCounter::new(rate)?)
             }
             Algorithm::TokenBucket => AnyLimiter::TokenBucket(TokenBucket::new(rate, burst)?),
             Algorithm::TokenBucketF64 => {

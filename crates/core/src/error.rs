@@ -19,6 +19,15 @@ pub enum ParamError {
         /// The largest accepted value.
         max: u64,
     },
+    /// The field times `period_ms` would leave the range of exact u64 arithmetic.
+    TooLargeForPeriod {
+        /// The parameter's name.
+        field: &'static str,
+        /// The value given.
+        value: u64,
+        /// The largest accepted value with this period.
+        max: u64,
+    },
     /// The combination of values cannot be represented exactly.
     Unrepresentable {
         /// The parameter's name.
@@ -35,6 +44,10 @@ impl fmt::Display for ParamError {
             ParamError::TooLarge { field, value, max } => {
                 write!(f, "{field}: {value} is too large (at most {max})")
             }
+            ParamError::TooLargeForPeriod { field, value, max } => write!(
+                f,
+                "{field}: {value} is too large for this period_ms (at most {max}, so that {field} · period_ms stays below 2^62)"
+            ),
             ParamError::Unrepresentable { field, reason } => write!(f, "{field}: {reason}"),
         }
     }

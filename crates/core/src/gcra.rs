@@ -16,18 +16,20 @@ use crate::decision::{Decision, Policy};
 use crate::error::CheckError;
 use crate::exact::{Amount, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
-use crate::params::{check_cost, check_time, count, Rate};
+use crate::params::{check_cost, check_time, scaled_count, Rate};
 use crate::snapshot::Snapshot;
 use crate::token_bucket::status;
 use crate::{Limiter, ParamError};
 
-/// GCRA. State: TAT (in units of 1/limit ms).
+/// GCRA. State: TAT, kept as how far it runs ahead of the last request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Gcra {
     limit: u64,
     period: u64,
     burst: u64,
-    tat: u128,
+    /// `max(0, TAT − last)` in units of 1/limit ms: at most `burst · period < 2^63`,
+    /// so a decision needs no 128-bit arithmetic (`TAT` itself can be far larger).
+    ahead: u64,
     last: u64,
 }
 
@@ -37,46 +39,53 @@ impl Gcra {
         Ok(Gcra {
             limit: rate.limit(),
             period: rate.period_ms(),
-            burst: count("burst", burst)? as u64,
-            tat: 0,
+            burst: scaled_count("burst", burst, rate.period_ms())?,
+            ahead: 0,
             last: 0,
         })
     }
 
     /// `b · T` in scaled units: `τ + T`.
     #[inline]
-    fn horizon(&self) -> u128 {
-        self.burst as u128 * self.period as u128
+    fn horizon(&self) -> u64 {
+        self.burst * self.period
     }
 
     fn ms(&self, scaled: u128) -> Ms {
         Ms::scaled(scaled, self.limit)
     }
 
-    /// The equivalent token count (× period) at scaled time `t`.
-    fn tokens_at(&self, tat: u128, t: u128) -> u128 {
-        self.horizon() - tat.saturating_sub(t).min(self.horizon())
+    /// Scaled time of the last request.
+    fn last_scaled(&self) -> u128 {
+        self.last as u128 * self.limit as u128
     }
 
+    /// `max(TAT, t) − t` at `now`: how far TAT runs ahead of `now`.
     #[inline]
-    fn decide(&self, now: u64, cost: u32) -> Result<(u128, Decision), CheckError> {
+    fn lead(&self, now: u64) -> u64 {
+        self.ahead
+            .saturating_sub((now - self.last).saturating_mul(self.limit))
+    }
+
+    /// The new lead over `now` and the decision.
+    #[inline]
+    fn decide(&self, now: u64, cost: u32) -> Result<(u64, Decision), CheckError> {
         check_time(self.last, now)?;
         check_cost(cost, self.burst)?;
-        let t = now as u128 * self.limit as u128;
-        let start = self.tat.max(t);
-        let inc = cost as u128 * self.period as u128;
-        // For cost 1 this is `t' − t ≤ τ`.
-        let allowed = start - t + inc <= self.horizon();
-        let tat = if allowed { start + inc } else { self.tat };
+        let lead = self.lead(now);
+        let inc = cost as u64 * self.period;
+        // For cost 1 this is `t' − t ≤ τ`. lead, inc ≤ horizon < 2^63: no overflow.
+        let allowed = lead + inc <= self.horizon();
+        let ahead = if allowed { lead + inc } else { lead };
         let retry_after = if allowed {
             Ms::ZERO
         } else {
-            self.ms(start - t + inc - self.horizon())
+            self.ms((lead + inc - self.horizon()) as u128)
         };
         Ok((
-            tat,
+            ahead,
             status(
-                self.tokens_at(tat, t),
+                self.horizon() - ahead,
                 self.burst,
                 self.period,
                 self.limit,
@@ -89,8 +98,8 @@ impl Gcra {
 
 impl Limiter for Gcra {
     fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        let (tat, d) = self.decide(now, cost)?;
-        self.tat = tat;
+        let (ahead, d) = self.decide(now, cost)?;
+        self.ahead = ahead;
         self.last = now;
         Ok(d)
     }
@@ -100,14 +109,15 @@ impl Limiter for Gcra {
     }
 
     fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
-        let (tat, d) = self.decide(now, cost)?;
+        let (ahead, d) = self.decide(now, cost)?;
         let t = now as u128 * self.limit as u128;
-        let start = self.tat.max(t);
-        let tau = self.horizon() - self.period as u128;
+        let tat = self.last_scaled() + self.ahead as u128;
+        let lead = self.lead(now) as u128;
+        let tau = (self.horizon() - self.period) as u128;
         let test = if cost == 1 {
             Comparison {
                 label: "t' − t",
-                lhs: Value::Duration(self.ms(start - t)),
+                lhs: Value::Duration(self.ms(lead)),
                 op: Op::Le,
                 rhs: Value::Duration(self.ms(tau)),
                 holds: d.allowed,
@@ -115,7 +125,7 @@ impl Limiter for Gcra {
         } else {
             Comparison {
                 label: "t' − t + (cost − 1)·T",
-                lhs: Value::Duration(self.ms(start - t + (cost as u128 - 1) * self.period as u128)),
+                lhs: Value::Duration(self.ms(lead + (cost as u128 - 1) * self.period as u128)),
                 op: Op::Le,
                 rhs: Value::Duration(self.ms(tau)),
                 holds: d.allowed,
@@ -124,12 +134,12 @@ impl Limiter for Gcra {
         Ok(Explanation {
             at: Ms::from_ms(now),
             cost,
-            before: vec![Field::new("TAT", Value::Time(self.ms(self.tat)))],
+            before: vec![Field::new("TAT", Value::Time(self.ms(tat)))],
             steps: vec![Step {
                 when: None,
                 set: "t'",
-                formula: Some(format!("max({}, {})", self.ms(self.tat), Ms::from_ms(now))),
-                to: Value::Time(self.ms(start)),
+                formula: Some(format!("max({}, {})", self.ms(tat), Ms::from_ms(now))),
+                to: Value::Time(self.ms(t + lead)),
             }],
             test,
             verdict: if d.allowed {
@@ -137,17 +147,20 @@ impl Limiter for Gcra {
             } else {
                 Verdict::Deny
             },
-            after: vec![Field::new("TAT", Value::Time(self.ms(tat)))],
+            after: vec![Field::new(
+                "TAT",
+                Value::Time(self.ms(if d.allowed { t + ahead as u128 } else { tat })),
+            )],
         })
     }
 
     fn snapshot(&self, now: u64) -> Snapshot {
-        let t = now.max(self.last) as u128 * self.limit as u128;
+        let now = now.max(self.last);
         Snapshot::Gcra {
-            tat: self.ms(self.tat),
+            tat: self.ms(self.last_scaled() + self.ahead as u128),
             emission: self.ms(self.period as u128),
-            tau: self.ms(self.horizon() - self.period as u128),
-            tokens: Amount::new(self.tokens_at(self.tat, t), self.period),
+            tau: self.ms((self.horizon() - self.period) as u128),
+            tokens: Amount::new((self.horizon() - self.lead(now)) as u128, self.period),
             burst: self.burst,
         }
     }
@@ -160,7 +173,7 @@ impl Limiter for Gcra {
     }
 
     fn is_at_rest(&self, now: u64) -> bool {
-        self.tat <= now.max(self.last) as u128 * self.limit as u128
+        self.lead(now.max(self.last)) == 0
     }
 
     fn state_numbers(&self) -> usize {

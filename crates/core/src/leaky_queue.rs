@@ -16,27 +16,32 @@ use crate::decision::{Decision, Policy};
 use crate::error::CheckError;
 use crate::exact::{Amount, Frac, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
-use crate::params::{check_cost, check_time, count, Rate};
+use crate::params::{check_cost, check_time, scaled_count, Rate};
 use crate::snapshot::Snapshot;
 use crate::{Limiter, ParamError};
 
 /// At most this many departures are listed in a snapshot.
 pub const MAX_DRAWN: usize = 256;
 
-/// Leaky bucket as a queue. State: `next_out`, in units of 1/limit ms.
+/// Leaky bucket as a queue. State: `next_out`, kept as how far it runs ahead of the
+/// last request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeakyQueue {
     limit: u64,
     /// The gap, in scaled units: `period` (the gap is period / limit ms).
     period: u64,
     capacity: u64,
-    next_out: u128,
+    /// `max(0, next_out − last)` in units of 1/limit ms: below `(capacity + 1) ·
+    /// period`, so a decision needs no 128-bit arithmetic.
+    backlog: u64,
     last: u64,
 }
 
 struct Outcome {
-    out: u128,
-    next_out: u128,
+    /// `out − t`: how long this request waits (scaled), if accepted.
+    occupied: u64,
+    /// `next_out − t` after the request (scaled).
+    after: u64,
     decision: Decision,
 }
 
@@ -47,8 +52,8 @@ impl LeakyQueue {
         Ok(LeakyQueue {
             limit: rate.limit(),
             period: rate.period_ms(),
-            capacity: count("burst", capacity)? as u64,
-            next_out: 0,
+            capacity: scaled_count("burst", capacity, rate.period_ms())?,
+            backlog: 0,
             last: 0,
         })
     }
@@ -57,55 +62,69 @@ impl LeakyQueue {
         Ms::scaled(scaled, self.limit)
     }
 
-    fn full(&self) -> u128 {
-        self.capacity as u128 * self.period as u128
+    /// `capacity · gap`, scaled (< 2^62).
+    fn full(&self) -> u64 {
+        self.capacity * self.period
+    }
+
+    /// `next_out`, absolute and scaled.
+    fn next_out(&self) -> u128 {
+        self.last as u128 * self.limit as u128 + self.backlog as u128
+    }
+
+    /// `max(next_out, t) − t` at `now`.
+    #[inline]
+    fn occupied(&self, now: u64) -> u64 {
+        self.backlog
+            .saturating_sub((now - self.last).saturating_mul(self.limit))
     }
 
     #[inline]
     fn decide(&self, now: u64, cost: u32) -> Result<Outcome, CheckError> {
         check_time(self.last, now)?;
         check_cost(cost, self.capacity)?;
-        let p = self.period as u128;
-        let t = now as u128 * self.limit as u128;
-        let out = self.next_out.max(t);
-        let occupied = out - t;
-        // For cost 1 this is `(out − t) / gap < capacity`.
-        let ahead = occupied + (cost as u128 - 1) * p;
-        let allowed = ahead < self.full();
-        let next_out = if allowed {
-            out + cost as u128 * p
+        let p = self.period;
+        let full = self.full();
+        let occupied = self.occupied(now);
+        // For cost 1 this is `(out − t) / gap < capacity`. occupied < full + p and
+        // (cost − 1)·p < full, with full < 2^62: the sum fits.
+        let ahead = occupied + (cost as u64 - 1) * p;
+        let allowed = ahead < full;
+        let after = if allowed {
+            occupied + cost as u64 * p
         } else {
-            self.next_out
+            occupied
         };
-        let after = next_out.saturating_sub(t);
         let retry_after = if allowed {
             Ms::ZERO
         } else {
             // The first whole ms at which `ahead` drops below capacity · gap.
-            let x = ahead - self.full();
-            Ms::from_ms(u64::try_from(x / self.limit as u128 + 1).unwrap_or(u64::MAX))
+            Ms::from_ms((ahead - full) / self.limit + 1)
         };
         // Unit requests that would still be queued right now: the k-th (0-based) is
         // accepted while `after + k·gap < capacity · gap`, so ceil((full − after) / gap).
-        let room = self.full().saturating_sub(after);
-        let remaining = Frac::new(if room == 0 { 0 } else { room + p - 1 }, self.period);
+        let room = full.saturating_sub(after);
+        let remaining = room.div_ceil(p);
         // One more fits once `after` (shrinking by `limit` per ms) drops below
         // `full − remaining · gap`: strictly after `z / limit` ms.
         let reset = if after == 0 {
             Ms::ZERO
         } else {
-            let z = after + remaining.floor() as u128 * p - self.full();
-            self.ms(z + 1)
+            self.ms((after + remaining * p - full) as u128 + 1)
         };
         Ok(Outcome {
-            out,
-            next_out,
+            occupied,
+            after,
             decision: Decision {
                 allowed,
-                wait: if allowed { self.ms(occupied) } else { Ms::ZERO },
+                wait: if allowed {
+                    self.ms(occupied as u128)
+                } else {
+                    Ms::ZERO
+                },
                 retry_after,
                 reset,
-                remaining,
+                remaining: Frac::whole(remaining as u128),
             },
         })
     }
@@ -113,7 +132,7 @@ impl LeakyQueue {
     /// The exact departure time of the last accepted request's slot, for tests of
     /// the spacing guarantee: `next_out − gap`.
     pub fn last_departure(&self) -> Option<Ms> {
-        self.next_out
+        self.next_out()
             .checked_sub(self.period as u128)
             .map(|s| self.ms(s))
     }
@@ -122,7 +141,7 @@ impl LeakyQueue {
 impl Limiter for LeakyQueue {
     fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
         let o = self.decide(now, cost)?;
-        self.next_out = o.next_out;
+        self.backlog = o.after;
         self.last = now;
         Ok(o.decision)
     }
@@ -134,21 +153,18 @@ impl Limiter for LeakyQueue {
     fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
         let o = self.decide(now, cost)?;
         let t = now as u128 * self.limit as u128;
-        let ahead = o.out - t + (cost as u128 - 1) * self.period as u128;
+        let ahead = o.occupied as u128 + (cost as u128 - 1) * self.period as u128;
+        let next_out = self.next_out();
         let d = o.decision;
         Ok(Explanation {
             at: Ms::from_ms(now),
             cost,
-            before: vec![Field::new("next_out", Value::Time(self.ms(self.next_out)))],
+            before: vec![Field::new("next_out", Value::Time(self.ms(next_out)))],
             steps: vec![Step {
                 when: None,
                 set: "out",
-                formula: Some(format!(
-                    "max({}, {})",
-                    self.ms(self.next_out),
-                    Ms::from_ms(now)
-                )),
-                to: Value::Time(self.ms(o.out)),
+                formula: Some(format!("max({}, {})", self.ms(next_out), Ms::from_ms(now))),
+                to: Value::Time(self.ms(t + o.occupied as u128)),
             }],
             test: Comparison {
                 label: if cost == 1 {
@@ -166,27 +182,32 @@ impl Limiter for LeakyQueue {
                 (true, true) => Verdict::Allow,
                 (true, false) => Verdict::Delay(d.wait),
             },
-            after: vec![Field::new("next_out", Value::Time(self.ms(o.next_out)))],
+            after: vec![Field::new(
+                "next_out",
+                Value::Time(self.ms(if d.allowed {
+                    t + o.after as u128
+                } else {
+                    next_out
+                })),
+            )],
         })
     }
 
     fn snapshot(&self, now: u64) -> Snapshot {
-        let t = now.max(self.last) as u128 * self.limit as u128;
+        let now = now.max(self.last);
+        let t = now as u128 * self.limit as u128;
         let p = self.period as u128;
+        let occupied = self.occupied(now) as u128;
         // Slots leave at next_out − k·gap (k ≥ 1); those after `now` are waiting.
-        let waiting = self
-            .next_out
-            .saturating_sub(t)
-            .div_ceil(p)
-            .saturating_sub(1);
+        let waiting = occupied.div_ceil(p).saturating_sub(1);
         // Drawing needs the first few; a huge queue is summarised by `waiting`.
         let shown = waiting.min(MAX_DRAWN as u128);
-        let first = self.next_out - waiting * p;
+        let first = t + occupied - waiting * p;
         let departures: Vec<Ms> = (0..shown).map(|k| self.ms(first + k * p)).collect();
         Snapshot::LeakyQueue {
             waiting: u64::try_from(waiting).unwrap_or(u64::MAX),
             departures,
-            next_out: self.ms(self.next_out),
+            next_out: self.ms(self.next_out()),
             gap: self.ms(p),
             capacity: self.capacity,
         }
@@ -200,7 +221,7 @@ impl Limiter for LeakyQueue {
     }
 
     fn is_at_rest(&self, now: u64) -> bool {
-        self.next_out <= now.max(self.last) as u128 * self.limit as u128
+        self.occupied(now.max(self.last)) == 0
     }
 
     fn state_numbers(&self) -> usize {

@@ -86,7 +86,7 @@ pub use gcra::Gcra;
 pub use keyed::Keyed;
 pub use leaky_queue::LeakyQueue;
 pub use nginx::Nginx;
-pub use params::{count as validate_count, Rate, MAX_COUNT, MAX_PERIOD_MS};
+pub use params::{count as validate_count, Rate, MAX_COUNT, MAX_PERIOD_MS, MAX_SCALED};
 pub use sliding_log::SlidingLog;
 pub use sliding_window_counter::SlidingWindowCounter;
 pub use snapshot::{LogEntry, Snapshot};

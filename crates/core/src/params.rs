@@ -57,6 +57,21 @@ pub fn count(field: &'static str, value: u64) -> Result<u32, ParamError> {
     })
 }
 
+/// The largest `count · period_ms` accepted by the limiters that multiply a count by
+/// the period (token bucket, GCRA, leaky queue, sliding window counter): below 2^62,
+/// so that every decision is plain u64 arithmetic, with room to add two of them.
+pub const MAX_SCALED: u64 = (1 << 62) - 1;
+
+/// Validates a count that the limiter multiplies by `period_ms` (see [`MAX_SCALED`]).
+pub fn scaled_count(field: &'static str, value: u64, period_ms: u64) -> Result<u64, ParamError> {
+    let c = count(field, value)? as u64;
+    let max = MAX_SCALED / period_ms.max(1);
+    if c > max {
+        return Err(ParamError::TooLargeForPeriod { field, value, max });
+    }
+    Ok(c)
+}
+
 /// Rejects time going backwards.
 #[inline]
 pub(crate) fn check_time(previous: u64, now: u64) -> Result<(), CheckError> {

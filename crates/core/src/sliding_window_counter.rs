@@ -15,9 +15,9 @@ use crate::decision::{Decision, Policy};
 use crate::error::CheckError;
 use crate::exact::{Amount, Frac, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
-use crate::params::{check_cost, check_time, Rate};
+use crate::params::{check_cost, check_time, scaled_count, Rate};
 use crate::snapshot::Snapshot;
-use crate::Limiter;
+use crate::{Limiter, ParamError};
 
 /// Sliding window counter. State: the window index, `prev` and `curr`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,8 +25,8 @@ pub struct SlidingWindowCounter {
     limit: u64,
     window: u64,
     index: u64,
-    /// `(index + 1) · W`, cached so that a request in the same window needs no division.
-    end: u128,
+    /// `index · W`, cached so that a request in the same window needs no division.
+    start: u64,
     prev: u64,
     curr: u64,
     last: u64,
@@ -35,43 +35,47 @@ pub struct SlidingWindowCounter {
 #[derive(Clone, Copy)]
 struct Roll {
     index: u64,
-    end: u128,
+    start: u64,
     prev: u64,
     curr: u64,
 }
 
 impl Roll {
-    /// `t − w·W`: how far into the current window `now` is.
-    fn elapsed(&self, now: u64, window: u64) -> u128 {
-        now as u128 + window as u128 - self.end
+    /// `t − w·W`: how far into the current window `now` is (< W).
+    fn elapsed(&self, now: u64) -> u64 {
+        now - self.start
     }
 
-    /// `prev · (W − elapsed)`: the previous window's weighted share, times W.
-    fn weighted_prev(&self, now: u64, window: u64) -> u128 {
-        self.prev as u128 * (window as u128 - self.elapsed(now, window))
+    /// `prev · (W − elapsed)`: the previous window's weighted share, times W
+    /// (≤ N · W < 2^62).
+    fn weighted_prev(&self, now: u64, window: u64) -> u64 {
+        self.prev * (window - self.elapsed(now))
     }
 }
 
 impl SlidingWindowCounter {
-    /// About N requests per sliding window of W = `rate.period_ms()`.
-    pub fn new(rate: Rate) -> SlidingWindowCounter {
-        SlidingWindowCounter {
+    /// About N requests per sliding window of W = `rate.period_ms()`. `limit ·
+    /// period_ms` must stay below 2^62 (so that decisions are u64 arithmetic).
+    pub fn new(rate: Rate) -> Result<SlidingWindowCounter, ParamError> {
+        scaled_count("limit", rate.limit(), rate.period_ms())?;
+        Ok(SlidingWindowCounter {
             limit: rate.limit(),
             window: rate.period_ms(),
             index: 0,
-            end: rate.period_ms() as u128,
+            start: 0,
             prev: 0,
             curr: 0,
             last: 0,
-        }
+        })
     }
 
     #[inline]
     fn roll(&self, now: u64) -> Roll {
-        if (now as u128) < self.end {
+        if now - self.start < self.window {
+            // Time never goes backwards, so `now` is still in the current window.
             Roll {
                 index: self.index,
-                end: self.end,
+                start: self.start,
                 prev: self.prev,
                 curr: self.curr,
             }
@@ -79,7 +83,7 @@ impl SlidingWindowCounter {
             let index = now / self.window;
             Roll {
                 index,
-                end: (index as u128 + 1) * self.window as u128,
+                start: index * self.window,
                 prev: if index == self.index + 1 {
                     self.curr
                 } else {
@@ -94,17 +98,18 @@ impl SlidingWindowCounter {
     fn decide(&self, now: u64, cost: u32) -> Result<(Roll, Decision), CheckError> {
         check_time(self.last, now)?;
         check_cost(cost, self.limit)?;
-        let w = self.window as u128;
-        let nw = self.limit as u128 * w;
+        let w = self.window;
+        let nw = self.limit * w;
         let mut r = self.roll(now);
-        let weighted = r.weighted_prev(now, self.window);
+        let weighted = r.weighted_prev(now, w);
         // As if `cost` unit requests came one after another: the last must still fit.
-        let allowed = weighted + (r.curr as u128 + cost as u128 - 1) * w < nw;
+        // curr + cost − 1 < 2N and N · W < 2^62, so nothing here overflows.
+        let allowed = weighted + (r.curr + cost as u64 - 1) * w < nw;
         if allowed {
             r.curr += cost as u64;
         }
         // Unit requests that would still pass now: ceil(slack / W).
-        let slack = nw.saturating_sub(weighted + r.curr as u128 * w);
+        let slack = nw.saturating_sub(weighted + r.curr * w);
         let retry_after = if allowed {
             Ms::ZERO
         } else {
@@ -116,8 +121,8 @@ impl SlidingWindowCounter {
                 allowed,
                 wait: Ms::ZERO,
                 retry_after,
-                reset: Ms(Frac::new(r.end - now as u128, 1)),
-                remaining: Frac::new(slack + w - 1, self.window),
+                reset: Ms::from_ms(w - r.elapsed(now)),
+                remaining: Frac::new((slack + w - 1) as u128, w),
             },
         ))
     }
@@ -139,7 +144,7 @@ impl SlidingWindowCounter {
             let e = (w + 1).saturating_sub(x.div_ceil(prev));
             (e < w).then_some(e)
         };
-        let e_now = r.elapsed(now, self.window);
+        let e_now = r.elapsed(now) as u128;
         let this_window = (r.curr as u128 + c < n)
             .then(|| first_fit(r.prev as u128, (n - r.curr as u128 - c) * w))
             .flatten()
@@ -149,7 +154,7 @@ impl SlidingWindowCounter {
             None => {
                 // The next window: prev' = curr, curr' = 0. If no elapsed time in it
                 // fits, the one after it (prev'' = 0) does, at its start.
-                let to_next = r.end - now as u128;
+                let to_next = w - e_now;
                 to_next + first_fit(r.curr as u128, (n - c) * w).unwrap_or(w)
             }
         };
@@ -158,7 +163,7 @@ impl SlidingWindowCounter {
 
     fn estimate(&self, r: &Roll, now: u64) -> Amount {
         Amount::new(
-            r.weighted_prev(now, self.window) + r.curr as u128 * self.window as u128,
+            (r.weighted_prev(now, self.window) + r.curr * self.window) as u128,
             self.window,
         )
     }
@@ -168,7 +173,7 @@ impl Limiter for SlidingWindowCounter {
     fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
         let (r, d) = self.decide(now, cost)?;
         self.index = r.index;
-        self.end = r.end;
+        self.start = r.start;
         self.prev = r.prev;
         self.curr = r.curr;
         self.last = now;
@@ -208,14 +213,14 @@ impl Limiter for SlidingWindowCounter {
                 to: Value::Count(0),
             });
         }
-        let elapsed = Amount::new(r.elapsed(now, self.window), self.window);
+        let elapsed = Amount::new(r.elapsed(now) as u128, self.window);
         steps.push(Step {
             when: None,
             set: "elapsed",
             formula: Some(format!(
                 "({} − {}) / {}",
                 Ms::from_ms(now),
-                Ms(Frac::new(r.end - self.window as u128, 1)),
+                Ms::from_ms(r.start),
                 Ms::from_ms(self.window)
             )),
             to: Value::Amount(elapsed),
@@ -273,7 +278,7 @@ impl Limiter for SlidingWindowCounter {
         let now = now.max(self.last);
         let r = self.roll(now);
         Snapshot::SlidingWindowCounter {
-            start: Ms(Frac::new(r.end - self.window as u128, 1)),
+            start: Ms::from_ms(r.start),
             window: Ms::from_ms(self.window),
             prev: r.prev,
             curr: r.curr,
@@ -305,7 +310,7 @@ mod tests {
     use alloc::string::ToString;
 
     fn swc(limit: u64, period: u64) -> SlidingWindowCounter {
-        SlidingWindowCounter::new(Rate::new(limit, period).unwrap())
+        SlidingWindowCounter::new(Rate::new(limit, period).unwrap()).unwrap()
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::decision::{Decision, Policy};
 use crate::error::CheckError;
 use crate::exact::{Amount, Frac, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
-use crate::params::{check_cost, check_time, count, Rate};
+use crate::params::{check_cost, check_time, scaled_count, Rate};
 use crate::snapshot::Snapshot;
 use crate::{Limiter, ParamError};
 
@@ -26,43 +26,48 @@ pub struct TokenBucket {
     limit: u64,
     period: u64,
     capacity: u64,
-    /// Tokens × period.
-    tokens: u128,
+    /// Tokens × period (at most `capacity · period < 2^63`).
+    tokens: u64,
     last: u64,
 }
 
 impl TokenBucket {
     /// Capacity `burst`, refilling `rate.limit()` tokens per `rate.period_ms()`.
     pub fn new(rate: Rate, burst: u64) -> Result<TokenBucket, ParamError> {
-        let capacity = count("burst", burst)? as u64;
+        let capacity = scaled_count("burst", burst, rate.period_ms())?;
         Ok(TokenBucket {
             limit: rate.limit(),
             period: rate.period_ms(),
             capacity,
-            tokens: capacity as u128 * rate.period_ms() as u128,
+            tokens: capacity * rate.period_ms(),
             last: 0,
         })
     }
 
     #[inline]
-    fn refilled(&self, now: u64) -> u128 {
-        let full = self.capacity as u128 * self.period as u128;
-        let earned = (now - self.last) as u128 * self.limit as u128;
-        full.min(self.tokens + earned)
+    fn full(&self) -> u64 {
+        self.capacity * self.period
     }
 
     #[inline]
-    fn decide(&self, now: u64, cost: u32) -> Result<(u128, Decision), CheckError> {
+    fn refilled(&self, now: u64) -> u64 {
+        // Saturating is exact here: the result is capped at `full` < u64::MAX.
+        let earned = (now - self.last).saturating_mul(self.limit);
+        self.full().min(self.tokens.saturating_add(earned))
+    }
+
+    #[inline]
+    fn decide(&self, now: u64, cost: u32) -> Result<(u64, Decision), CheckError> {
         check_time(self.last, now)?;
         check_cost(cost, self.capacity)?;
         let have = self.refilled(now);
-        let need = cost as u128 * self.period as u128;
+        let need = cost as u64 * self.period;
         let allowed = have >= need;
         let after = if allowed { have - need } else { have };
         let retry_after = if allowed {
             Ms::ZERO
         } else {
-            Ms::scaled(need - have, self.limit)
+            Ms::scaled((need - have) as u128, self.limit)
         };
         Ok((
             after,
@@ -77,8 +82,8 @@ impl TokenBucket {
         ))
     }
 
-    fn amount(&self, scaled: u128) -> Amount {
-        Amount::new(scaled, self.period)
+    fn amount(&self, scaled: u64) -> Amount {
+        Amount::new(scaled as u128, self.period)
     }
 }
 
@@ -86,32 +91,25 @@ impl TokenBucket {
 /// the token bucket and GCRA, whose token counts are the same numbers.
 #[inline]
 pub(crate) fn status(
-    tokens: u128,
+    tokens: u64,
     capacity: u64,
     period: u64,
     limit: u64,
     allowed: bool,
     retry_after: Ms,
 ) -> Decision {
-    let full = capacity as u128 * period as u128;
     // The next whole token arrives when `tokens` reaches the next multiple of period.
-    let reset = if tokens >= full {
+    let reset = if tokens >= capacity * period {
         Ms::ZERO
     } else {
-        let p = period as u128;
-        let frac = if tokens < 1 << 64 {
-            (tokens as u64 % period) as u128
-        } else {
-            tokens % p
-        };
-        Ms::scaled(p - frac, limit)
+        Ms::scaled((period - tokens % period) as u128, limit)
     };
     Decision {
         allowed,
         wait: Ms::ZERO,
         retry_after,
         reset,
-        remaining: Frac::new(tokens, period),
+        remaining: Frac::new(tokens as u128, period),
     }
 }
 
@@ -130,7 +128,7 @@ impl Limiter for TokenBucket {
     fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
         let (after, d) = self.decide(now, cost)?;
         let have = self.refilled(now);
-        let state = |tokens: u128, last: u64| {
+        let state = |tokens: u64, last: u64| {
             vec![
                 Field::new("tokens", Value::Amount(self.amount(tokens))),
                 Field::new("last", Value::Time(Ms::from_ms(last))),
@@ -190,7 +188,7 @@ impl Limiter for TokenBucket {
     }
 
     fn is_at_rest(&self, now: u64) -> bool {
-        self.refilled(now.max(self.last)) == self.capacity as u128 * self.period as u128
+        self.refilled(now.max(self.last)) == self.full()
     }
 
     fn state_numbers(&self) -> usize {

@@ -20,7 +20,7 @@
 use std::collections::VecDeque;
 
 use ratelab_sim::ratelab_core::{
-    Algorithm, AnyLimiter, CheckError, Limiter, Params, MAX_COUNT, MAX_PERIOD_MS,
+    Algorithm, AnyLimiter, CheckError, Limiter, Params, MAX_COUNT, MAX_PERIOD_MS, MAX_SCALED,
 };
 use ratelab_sim::share::{self, ShareState};
 use ratelab_sim::{run, simulate_json, Config, TOP_FIELDS};
@@ -39,7 +39,10 @@ pub struct LimiterCase {
 
 /// Whether `params` are within the documented caps for `algorithm`: limit and burst
 /// 1 ..= 2^32 − 1 (nginx's burst may be 0), period 1 ..= 2^53 − 1, nginx's delay
-/// ≤ 2^32 − 1 (unless `nodelay`) and its rate at least 0.001 per second.
+/// ≤ 2^32 − 1 (unless `nodelay`) and its rate at least 0.001 per second; and where
+/// an algorithm multiplies a count by the period (the sliding window counter its
+/// limit; the exact token bucket, GCRA and the leaky queue their burst), the product
+/// at most `MAX_SCALED` (2^62 − 1).
 pub fn params_are_valid(algorithm: Algorithm, p: &Params) -> bool {
     let count = |v: u64| (1..=MAX_COUNT).contains(&v);
     if !count(p.limit) || !(1..=MAX_PERIOD_MS).contains(&p.period_ms) {
@@ -50,6 +53,12 @@ pub fn params_are_valid(algorithm: Algorithm, p: &Params) -> bool {
         Algorithm::Nginx => {
             let milli = p.limit as u128 * 1_000_000 / p.period_ms as u128;
             milli >= 1 && burst <= MAX_COUNT && (p.nodelay || p.delay.unwrap_or(0) <= MAX_COUNT)
+        }
+        Algorithm::TokenBucket | Algorithm::Gcra | Algorithm::LeakyQueue => {
+            count(burst) && burst as u128 * p.period_ms as u128 <= MAX_SCALED as u128
+        }
+        Algorithm::SlidingWindowCounter => {
+            p.limit as u128 * p.period_ms as u128 <= MAX_SCALED as u128
         }
         a if a.uses_burst() => count(burst),
         _ => true,
