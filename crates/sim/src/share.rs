@@ -165,6 +165,13 @@ impl ShareState {
         self.info().is_some_and(|i| i.overrides.contains(&field))
     }
 
+    /// Whether `requests` belong in the link: `custom`'s stream, and the requests sent
+    /// by hand in `manual` (which its JSON form does not take: they are the
+    /// playground's state, so only links carry them).
+    pub fn carries_requests(&self) -> bool {
+        self.takes("requests") || self.scenario == "manual"
+    }
+
     /// Sets the shared budget and gives it to every lane.
     pub fn set_budget(&mut self, limit: u64, period_ms: u64) {
         self.limit = Some(limit);
@@ -189,7 +196,12 @@ impl ShareState {
             clients: self.clients.filter(|_| takes("clients")),
             duration_ms: self.duration_ms.filter(|_| takes("duration_ms")),
         };
-        scenario::scenario(&self.scenario, &o)
+        let mut config = scenario::scenario(&self.scenario, &o)?;
+        if self.scenario == "manual" && !self.requests.is_empty() {
+            config.stream = self.requests.clone();
+            config.validate()?;
+        }
+        Ok(config)
     }
 }
 
@@ -686,9 +698,13 @@ pub fn parse_pairs(pairs: &[(String, String)]) -> (ShareState, Vec<Notice>) {
                 .and_then(positive)
                 .and_then(|n| at_most(n, MAX_PERIOD_MS))
                 .map(|n| state.window_ms = Some(n)),
-            "requests" => only_for(&state, "requests")
-                .and_then(|_| parse_requests(raw))
-                .map(|s| state.requests = s),
+            "requests" => (if state.carries_requests() {
+                Ok(())
+            } else {
+                only_for(&state, "requests")
+            })
+            .and_then(|_| parse_requests(raw))
+            .map(|s| state.requests = s),
             "seed" => only_for(&state, "seed")
                 .and_then(|_| parse_count(&value, MAX_TIME_MS))
                 .map(|n| state.seed = Some(n)),
@@ -933,7 +949,7 @@ pub fn to_query(state: &ShareState) -> String {
     if let Some(w) = state.window_ms {
         put("window", format_duration(w));
     }
-    if state.takes("requests") && !state.requests.is_empty() {
+    if state.carries_requests() && !state.requests.is_empty() {
         put("requests", format_requests(&state.requests));
     }
     if let Some(s) = state.seed {
@@ -1086,6 +1102,18 @@ mod tests {
             }
         );
         assert_eq!(to_query(&s), q);
+    }
+
+    #[test]
+    fn a_manual_links_carries_the_requests_sent_by_hand() {
+        let q = "scenario=manual&limiters=token_bucket&requests=0s,0s,1.5s";
+        let (s, notices) = parse(q);
+        assert_eq!(notices, []);
+        assert_eq!(s.to_config().unwrap().stream.len(), 3);
+        assert_eq!(to_query(&s), q);
+        // Other scenarios still refuse them.
+        let (_, notices) = parse("scenario=golden&requests=0");
+        assert_eq!(notices.len(), 1);
     }
 
     #[test]

@@ -44,6 +44,32 @@ pub fn scenario_title(id: &str, lang: Lang) -> &'static str {
     }
 }
 
+/// A scenario's one-line description in the page's language.
+pub fn scenario_description(id: &str, lang: Lang) -> &'static str {
+    let en = SCENARIOS
+        .iter()
+        .find(|s| s.id == id)
+        .map_or("", |s| s.description);
+    if lang == Lang::En {
+        return en;
+    }
+    match id {
+        "edge-burst" => "Một đợt dồn 2N chia đôi quanh ranh giới cửa sổ: N yêu cầu trong một phần mười cuối của cửa sổ đầu, N trong một phần mười đầu của cửa sổ sau.",
+        "2x-rate" => "Một luồng đều với tốc độ gấp đôi mức cho phép trong ba cửa sổ.",
+        "burst-then-drip" => "Một đợt dồn N yêu cầu cùng lúc, rồi cứ 2W/N lại một yêu cầu (nửa tốc độ) cho tới 4W.",
+        "manual" => "Không có yêu cầu nào: tự gửi từng yêu cầu bằng nút bấm.",
+        "golden" => "Mười hai yêu cầu của SPEC với hạn mức 5 mỗi 10 s, cùng các bộ giới hạn trong bảng mẫu.",
+        "lab-a" => "100 mỗi phút: một yêu cầu lúc 0 s, 100 ngay trước 60 s, 100 ngay sau; cửa sổ cố định cho 199 yêu cầu qua trong 2 s.",
+        "lab-b" => "100 mỗi phút, cứ 300 ms một yêu cầu trong 3 phút: các cửa sổ cho qua từng đợt rồi im lặng (34 33 33 0 0 0 mỗi 10 s).",
+        "lab-c" => "12 yêu cầu cùng lúc với \"10 mỗi giây\": xô chứa 1 chặn 11, xô chứa 20 không chặn, hàng đợi thì hoãn chúng.",
+        "lab-d" => "Lưu lượng Poisson có seed, 300 client × 10 phút ở mức 0,5x tới 4x của 100 mỗi phút: bộ đếm cửa sổ trượt cho qua sai hay chặn sai thường đến đâu.",
+        "lab-e" => "100 mỗi phút: 100 yêu cầu trong 0,1 s cuối của phút đầu, rồi 10 mỗi giây trong hai phút.",
+        "poisson" => "Lưu lượng ngẫu nhiên có seed từ nhiều client, mỗi client trung bình bằng mức tải × giới hạn.",
+        "custom" => "Yêu cầu và bộ giới hạn của bạn (gõ, dán, hoặc nhập JSON).",
+        _ => en,
+    }
+}
+
 /// The title, the tagline and the language switch.
 pub fn masthead(lang: Lang) -> String {
     let w = lang.words();
@@ -156,10 +182,7 @@ pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>) -> String {
         &format_duration(period),
         "10s",
     );
-    let describe = SCENARIOS
-        .iter()
-        .find(|x| x.id == s.scenario)
-        .map_or("", |x| x.description);
+    let describe = scenario_description(&s.scenario, lang);
     let _ = write!(
         out,
         r#"</fieldset></div><p class="describe">{}</p><fieldset class="lanes-setup"><legend>{} ({}/{MAX_PLAYGROUND_LANES})</legend><ol>"#,

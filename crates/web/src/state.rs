@@ -593,10 +593,15 @@ impl Playground {
         }
     }
 
-    /// Sends a request at the current virtual time (the manual scenario).
+    /// Sends a request at the current virtual time (the manual scenario only; the
+    /// requests go into the link).
     pub fn send(&mut self) {
+        if !self.is_manual() {
+            return;
+        }
         match self.sim.send(self.now) {
             Ok(_) => {
+                self.share.requests = ratelab_sim::Stream::from_times(self.sim.times());
                 self.chosen = None;
                 self.version += 1;
             }
@@ -964,6 +969,13 @@ mod tests {
         p.send();
         assert_eq!(p.sim.len(), 2);
         assert_eq!(p.selected(), Some(1));
+        // The link carries them.
+        let again = page(&p.query());
+        assert_eq!(again.sim.times(), [0, 1_000]);
+        // Elsewhere there is no sending.
+        let mut g = page("");
+        g.send();
+        assert_eq!(g.sim.len(), 12);
     }
 
     #[test]
