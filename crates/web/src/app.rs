@@ -91,7 +91,11 @@ pub fn App(
             }
         }
         let parts = p.render();
-        let _ = root.set_attribute("lang", p.lang.code());
+        // Only when it changes: setting `lang`, even to the same value, makes the
+        // browser recompute the style of every element below (`:lang()`).
+        if root.get_attribute("lang").as_deref() != Some(p.lang.code()) {
+            let _ = root.set_attribute("lang", p.lang.code());
+        }
         apply(&root, parts, &focused.get_value());
         let q = p.query();
         if let Ok(mut cell) = query.try_borrow_mut() {
@@ -245,11 +249,74 @@ fn apply(root: &Element, parts: Parts, focused: &str) {
         }
     }
     if let (Some(lanes), Some(frames)) = (&lanes, &parts.frame) {
-        for (j, [under, over, side]) in frames.iter().enumerate() {
-            for (name, html) in [("under", under), ("over", over), ("side", side)] {
-                if let Some(e) = layer(lanes, j, name) {
+        for (j, [under, side]) in frames.iter().enumerate() {
+            for (name, html) in [("under", under), ("side", side)] {
+                if let (Some(html), Some(e)) = (html, layer(lanes, j, name)) {
                     e.set_inner_html(html);
                 }
+            }
+        }
+    }
+    if let (Some(lanes), Some(r)) = (&lanes, &parts.reveal) {
+        // Flip the marks of the requests that arrived (or un-arrived).
+        for i in r.from..r.to {
+            let Ok(marks) = lanes.query_selector_all(&format!("g.mark[data-index=\"{i}\"]")) else {
+                continue;
+            };
+            for k in 0..marks.length() {
+                let Some(m) = marks.item(k).and_then(|n| n.dyn_into::<Element>().ok()) else {
+                    continue;
+                };
+                let (decision, what) = if r.arrived {
+                    (
+                        m.get_attribute("data-outcome").unwrap_or_default(),
+                        m.get_attribute("data-what").unwrap_or_default(),
+                    )
+                } else {
+                    ("pending".to_string(), r.pending_text.to_string())
+                };
+                let _ = m.set_attribute("data-decision", &decision);
+                if let Some(title) = m.query_selector("title").ok().flatten() {
+                    let text = title.text_content().unwrap_or_default();
+                    // "#3 · 2.5 s · allowed": keep the first two parts.
+                    let head: Vec<&str> = text.splitn(3, " · ").take(2).collect();
+                    title.set_text_content(Some(&format!("{} · {what}", head.join(" · "))));
+                }
+            }
+        }
+    }
+    if let (Some(lanes), Some((old, new))) = (&lanes, parts.select) {
+        for (index, on) in [(old, false), (new, true)] {
+            let Some(i) = index else { continue };
+            if let Ok(marks) = lanes.query_selector_all(&format!("g.mark[data-index=\"{i}\"]")) {
+                for k in 0..marks.length() {
+                    if let Some(m) = marks.item(k).and_then(|n| n.dyn_into::<Element>().ok()) {
+                        let _ = m.class_list().toggle_with_force("selected", on);
+                    }
+                }
+            }
+        }
+    }
+    if let (Some(lanes), Some((x, future))) = (&lanes, parts.clock_x) {
+        // Move the clock line and the veil; draw them only where they are missing.
+        let count = lanes
+            .query_selector_all("[data-layer=\"over\"]")
+            .map(|l| l.length())
+            .unwrap_or(0);
+        for j in 0..count as usize {
+            let Some(e) = layer(lanes, j, "over") else {
+                continue;
+            };
+            let find = |sel: &str| e.query_selector(sel).ok().flatten();
+            match (find("rect"), find("line")) {
+                (Some(rect), Some(line)) => {
+                    let (x, future) = (x.to_string(), future.to_string());
+                    let _ = rect.set_attribute("x", &x);
+                    let _ = rect.set_attribute("width", &future);
+                    let _ = line.set_attribute("x1", &x);
+                    let _ = line.set_attribute("x2", &x);
+                }
+                _ => e.set_inner_html(&crate::draw::over((x, future))),
             }
         }
     }

@@ -153,11 +153,15 @@ pub fn marks(marks: &[Mark], c: &MarkContext<'_>) -> String {
             Decision::Deny => w.deny.to_string(),
             Decision::Delay => format!("{} {}", w.delay_for, time_label(m.departs - m.t)),
         };
+        // `data-outcome` and `data-what` let the page reveal a mark when its request
+        // arrives by changing two attributes (see `Parts::reveal`), not by redrawing.
         let _ = write!(
             out,
-            r#"<g class="{class}" data-index="{}" data-t="{}" data-decision="{decision}"><title>#{} · {} · {}</title>"#,
+            r#"<g class="{class}" data-index="{}" data-t="{}" data-decision="{decision}" data-outcome="{}" data-what="{}"><title>#{} · {} · {}</title>"#,
             m.index,
             m.t,
+            m.decision.attr(),
+            esc(&what),
             m.index + 1,
             esc(&time_label(m.t)),
             esc(if arrived { &what } else { w.pending })
@@ -169,9 +173,9 @@ pub fn marks(marks: &[Mark], c: &MarkContext<'_>) -> String {
                 r#"<line class="wait" x1="{x}" x2="{xd}" y1="{y}" y2="{DEPART_Y}"/><circle class="departure" cx="{xd}" cy="{DEPART_Y}" r="4"/>"#
             );
         }
-        let glyph = match decision {
-            "deny" => "✗",
-            "pending" => "",
+        // The glyph is hidden by the stylesheet while the mark is pending.
+        let glyph = match m.decision {
+            Decision::Deny => "✗",
             _ => "✓",
         };
         let _ = write!(
@@ -289,15 +293,20 @@ pub fn under(
     out
 }
 
-/// The clock's line and the veil over what has not happened yet.
-pub fn over(now: u64, s: Scale) -> String {
-    let x = s.x(now as f64).clamp(0, s.w());
+/// The clock's line and the veil over what has not happened yet, at `x` (see
+/// [`clock_x`]); written once per lane, then moved by attribute.
+pub fn over((x, future): (i64, i64)) -> String {
     format!(
-        r#"<rect class="future" x="{x}" y="14" width="{}" height="{}"/><line class="now" x1="{x}" x2="{x}" y1="12" y2="{}"/>"#,
-        (s.w() - x).max(0),
+        r#"<rect class="future" x="{x}" y="14" width="{future}" height="{}"/><line class="now" x1="{x}" x2="{x}" y1="12" y2="{}"/>"#,
         AXIS_Y - 14.0,
         AXIS_Y + 4.0
     )
+}
+
+/// Where the clock is on a timeline, px, and the width of the future after it.
+pub fn clock_x(now: u64, s: Scale) -> (i64, i64) {
+    let x = s.x(now as f64).clamp(0, s.w());
+    (x, (s.w() - x).max(0))
 }
 
 /// The side panel: the state as a bar, and the response a request now would get.

@@ -66,8 +66,18 @@ pub struct Parts {
     pub lanes: Option<String>,
     /// Per lane: the marks layer, and whether it shows columns.
     pub marks: Option<Vec<(String, bool)>>,
-    /// Per lane: the state layer, the clock layer and the side panel.
-    pub frame: Option<Vec<[String; 3]>>,
+    /// Per lane: the state layer and the side panel, each only if it changed since
+    /// it was last written (most frames change few of them).
+    pub frame: Option<Vec<[Option<String>; 2]>>,
+    /// The clock's position on the lanes' timelines (the same for every lane), px,
+    /// when it moved: the clock line and the veil are moved, not redrawn.
+    pub clock_x: Option<(i64, i64)>,
+    /// Requests that arrived (or, scrubbing back, un-arrived) since the marks were
+    /// drawn: their marks change state by attribute instead of a redraw.
+    pub reveal: Option<Reveal>,
+    /// The selection moved from the first request to the second: move the marks'
+    /// outline by class instead of a redraw.
+    pub select: Option<(Option<u64>, Option<u64>)>,
     /// The yardstick table.
     pub yardstick: Option<String>,
     /// The trace table.
@@ -76,6 +86,19 @@ pub struct Parts {
     pub live: Option<String>,
     /// The clock bar's moving values.
     pub clock: Option<Clock>,
+}
+
+/// Marks to switch between "not arrived yet" and their outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reveal {
+    /// Request indices `[from, to)` whose marks change.
+    pub from: u64,
+    /// End (exclusive).
+    pub to: u64,
+    /// Whether they arrived (else they go back to pending).
+    pub arrived: bool,
+    /// The tooltip of a pending mark.
+    pub pending_text: &'static str,
 }
 
 /// The clock bar's values.
@@ -103,6 +126,14 @@ struct Keys {
     lanes: Option<(u64, Lang, u64)>,
     marks: Option<MarksKey>,
     frame: Option<FrameKey>,
+    /// What each lane's state layer and side panel last showed.
+    frame_text: Vec<[String; 2]>,
+    clock_x: Option<(i64, i64)>,
+    /// The request whose marks are outlined.
+    selected: Option<u64>,
+    /// How many requests the drawn marks show as arrived, if they show arrival (a
+    /// span with more than [`REVEAL_MARKS`] marks shows it by the veil alone).
+    revealed: Option<u64>,
     yardstick: Option<(u64, u64, Lang, bool)>,
     trace: Option<(u64, Option<u64>, Lang)>,
     live: Option<(u64, Option<u64>, Lang)>,
@@ -118,7 +149,6 @@ struct MarksKey {
     span: (u64, u64),
     width: u64,
     revealed: u64,
-    selected: Option<u64>,
     highlight: bool,
     lang: Lang,
 }
@@ -712,18 +742,32 @@ impl Playground {
             width,
             // Arrival shows on marks only when they are few; the busiest window
             // grows with arrivals.
-            revealed: if self.sim.len() <= REVEAL_MARKS as u64 || self.highlight {
-                revealed
-            } else {
-                0
-            },
-            selected,
+            // With the busiest window highlighted, arrivals move it: redraw.
+            // Otherwise arrivals only flip marks (see `Parts::reveal`).
+            revealed: if self.highlight { revealed } else { 0 },
             highlight: self.highlight,
             lang,
         };
         if new_frames || self.keys.marks.as_ref() != Some(&marks_key) {
             self.keys.marks = Some(marks_key);
             parts.marks = Some(self.draw_marks(scale, revealed, selected));
+            self.keys.selected = selected;
+            let shown = self.sim.timeline.visible(span.0, span.1);
+            self.keys.revealed =
+                (shown.end - shown.start <= REVEAL_MARKS as u64).then_some(revealed);
+        } else if let Some(old) = self.keys.revealed.filter(|&old| old != revealed) {
+            self.keys.revealed = Some(revealed);
+            parts.reveal = Some(Reveal {
+                from: old.min(revealed),
+                to: old.max(revealed),
+                arrived: revealed > old,
+                pending_text: w.pending,
+            });
+        }
+        if self.keys.selected != selected {
+            // The selection moves (by default with the clock): move the outline.
+            parts.select = Some((self.keys.selected, selected));
+            self.keys.selected = selected;
         }
         let key = self.sim.key_of(selected);
         let frame_key = (
@@ -735,10 +779,17 @@ impl Playground {
             width,
             span,
         );
+        if new_frames {
+            self.keys.frame_text.clear();
+            self.keys.clock_x = None;
+        }
         if new_frames || self.keys.frame != Some(frame_key) {
             self.keys.frame = Some(frame_key);
             let now = self.now;
-            let frames = (0..self.sim.lanes().len())
+            let lanes = self.sim.lanes().len();
+            self.keys.frame_text.resize_with(lanes, Default::default);
+            let mut changed = false;
+            let frames = (0..lanes)
                 .map(|j| {
                     let snap = self.sim.snapshot(j, &key, now);
                     let busiest = if self.highlight {
@@ -747,14 +798,39 @@ impl Playground {
                         None
                     };
                     let headers = self.sim.headers(j, &key, now);
-                    [
+                    let fresh = [
                         draw::under(snap.as_ref(), now, scale, busiest.as_ref(), w),
-                        draw::over(now, scale),
                         draw::side(snap.as_ref(), headers.as_ref(), w),
-                    ]
+                    ];
+                    let last = self.keys.frame_text.get_mut(j);
+                    fresh.map(|text| {
+                        // Writing markup costs the browser a parse, a style pass and
+                        // a layout: skip what did not change.
+                        let same = last.as_ref().is_some_and(|l| l.contains(&text));
+                        (!same).then_some(text)
+                    })
                 })
-                .collect();
-            parts.frame = Some(frames);
+                .collect::<Vec<_>>();
+            for (j, f) in frames.iter().enumerate() {
+                if let Some(slot) = self.keys.frame_text.get_mut(j) {
+                    for (k, text) in f.iter().enumerate() {
+                        if let Some(t) = text {
+                            changed = true;
+                            if let Some(cell) = slot.get_mut(k) {
+                                cell.clone_from(t);
+                            }
+                        }
+                    }
+                }
+            }
+            if changed {
+                parts.frame = Some(frames);
+            }
+            let x = draw::clock_x(now, scale);
+            if self.keys.clock_x != Some(x) {
+                self.keys.clock_x = Some(x);
+                parts.clock_x = Some(x);
+            }
         }
         let yard_key = (self.version, revealed, lang, self.highlight);
         if self.keys.yardstick != Some(yard_key) {
@@ -866,18 +942,29 @@ mod tests {
     }
 
     #[test]
-    fn stepping_redraws_marks_only_when_a_request_arrives() {
+    fn stepping_reveals_marks_without_redrawing_them() {
         let mut p = page("");
         p.render();
         p.step_next();
         assert_eq!(p.now, 2_000);
         let parts = p.render();
-        assert!(parts.marks.is_some() && parts.frame.is_some() && parts.trace.is_some());
+        // The first request arrived: its marks flip to their outcome and take the
+        // selection; nothing is redrawn but the state and the trace.
+        assert!(parts.marks.is_none() && parts.frame.is_some() && parts.trace.is_some());
+        assert_eq!(
+            parts.reveal.as_ref().map(|r| (r.from, r.to, r.arrived)),
+            Some((0, 1, true))
+        );
+        assert_eq!(parts.select, Some((None, Some(0))));
         assert!(parts.live.unwrap().starts_with("Request #1 2 s: "));
-        // Moving the clock between requests redraws the state, not the marks.
+        // Moving the clock between requests moves the clock (and redraws the state
+        // where it changed), not the marks.
         p.now = 2_500;
         let parts = p.render();
-        assert!(parts.marks.is_none() && parts.frame.is_some() && parts.yardstick.is_none());
+        assert!(parts.marks.is_none() && parts.clock_x.is_some() && parts.yardstick.is_none());
+        // The fixed window's picture is the same at 2.5 s as at 2 s: not rewritten.
+        let fixed = parts.frame.as_ref().and_then(|f| f.first());
+        assert!(fixed.is_none_or(|[under, _]| under.is_none()));
         for _ in 0..20 {
             p.step_next();
         }
