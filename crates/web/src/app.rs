@@ -232,6 +232,17 @@ fn apply(root: &Element, parts: Parts, focused: &str) {
             write(part(root, name), html, focused);
         }
     }
+    // User text goes in as text (a textarea's value, an element's text content),
+    // after the markup that holds its place: never as markup.
+    for (key, text) in &parts.fills.0 {
+        let Ok(Some(el)) = root.query_selector(&format!("[data-fill=\"{key}\"]")) else {
+            continue;
+        };
+        match el.dyn_into::<web_sys::HtmlTextAreaElement>() {
+            Ok(area) => area.set_value(text),
+            Err(el) => el.set_text_content(Some(text)),
+        }
+    }
     if let Some(text) = &parts.live {
         if let Some(el) = part(root, "live") {
             el.set_text_content(Some(text));

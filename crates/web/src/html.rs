@@ -87,7 +87,7 @@ pub fn masthead(lang: Lang) -> String {
 }
 
 /// The notices about ignored settings (empty when there are none).
-pub fn notices(notices: &[String], w: &Words) -> String {
+pub fn notices(notices: &[String], w: &Words, fills: &mut Fills) -> String {
     if notices.is_empty() {
         return String::new();
     }
@@ -96,8 +96,10 @@ pub fn notices(notices: &[String], w: &Words) -> String {
         esc(w.notices),
         esc(w.dismiss)
     );
-    for n in notices {
-        let _ = write!(out, "<li><code>{}</code></li>", esc(n));
+    // A notice quotes the link, which anyone can craft: text, not markup.
+    for (i, n) in notices.iter().enumerate() {
+        let slot = fills.slot(format!("notice:{i}"), n);
+        let _ = write!(out, "<li><code {slot}></code></li>");
     }
     out.push_str("</ul></div>");
     out
@@ -130,26 +132,54 @@ fn error_of<'a>(errors: &'a [(String, String)], name: &str) -> Option<&'a str> {
         .map(|(_, m)| m.as_str())
 }
 
-/// A labelled text field with its inline error.
-fn field(out: &mut String, f: &FormState<'_>, name: &str, label: &str, value: &str, hint: &str) {
+/// Text typed by the user, or quoting what they typed (an error message), that the
+/// page puts into an element after writing the markup: as a textarea's `value` or
+/// an element's text, never as markup. The element is the one with
+/// `data-fill="{key}"`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Fills(pub Vec<(String, String)>);
+
+impl Fills {
+    /// An empty element's attribute that marks it for `text`, which is kept.
+    fn slot(&mut self, key: String, text: &str) -> String {
+        let attr = format!(r#"data-fill="{}""#, esc(&key));
+        if !text.is_empty() {
+            self.0.push((key, text.to_string()));
+        }
+        attr
+    }
+}
+
+/// A labelled text field with its inline error. The value is the engine's
+/// normalised number; the error, which may quote input, is a [`Fills`] slot.
+fn field(
+    out: &mut String,
+    fills: &mut Fills,
+    f: &FormState<'_>,
+    name: &str,
+    label: &str,
+    value: &str,
+    hint: &str,
+) {
     let err = error_of(f.errors, name);
     let id = format!("f{}-{}", f.uid, name.replace('.', "-"));
+    let slot = fills.slot(format!("error:{name}"), err.unwrap_or(""));
     let _ = write!(
         out,
-        r#"<label class="field{}" for="{id}"><span class="label">{}</span><input id="{id}" name="{}" type="text" inputmode="decimal" spellcheck="false" autocomplete="off" value="{}" placeholder="{}" aria-invalid="{}" aria-describedby="{id}-err"/><span class="error" id="{id}-err" role="alert">{}</span></label>"#,
+        r#"<label class="field{}" for="{id}"><span class="label">{}</span><input id="{id}" name="{}" type="text" inputmode="decimal" spellcheck="false" autocomplete="off" value="{}" placeholder="{}" aria-invalid="{}" aria-describedby="{id}-err"/><span class="error" id="{id}-err" role="alert" {slot}></span></label>"#,
         if err.is_some() { " invalid" } else { "" },
         esc(label),
         esc(name),
         esc(value),
         esc(hint),
         err.is_some(),
-        esc(err.unwrap_or(""))
     );
 }
 
 /// The setup form: scenario, the shared budget, the lanes with their parameters, the
-/// custom stream, lab D's sweep, the JSON box.
-pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>) -> String {
+/// custom stream, lab D's sweep, the JSON box. User text (the drafts, the JSON, the
+/// error messages) comes back as [`Fills`], not in the markup.
+pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>, fills: &mut Fills) -> String {
     let w = lang.words();
     let mut out = String::with_capacity(8_000);
     let _ = write!(
@@ -173,9 +203,18 @@ pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>) -> String {
         esc(w.budget)
     );
     let (limit, period) = s.budget();
-    field(&mut out, f, "limit", w.limit, &limit.to_string(), "5");
     field(
         &mut out,
+        fills,
+        f,
+        "limit",
+        w.limit,
+        &limit.to_string(),
+        "5",
+    );
+    field(
+        &mut out,
+        fills,
         f,
         "period",
         w.per,
@@ -207,6 +246,7 @@ pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>) -> String {
         let r = lane.resolved();
         field(
             &mut out,
+            fills,
             f,
             &format!("lane{j}.limit"),
             w.limit,
@@ -215,6 +255,7 @@ pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>) -> String {
         );
         field(
             &mut out,
+            fills,
             f,
             &format!("lane{j}.period"),
             w.per,
@@ -224,6 +265,7 @@ pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>) -> String {
         if let Some(b) = r.burst {
             field(
                 &mut out,
+                fills,
                 f,
                 &format!("lane{j}.burst"),
                 w.burst_label(a),
@@ -234,6 +276,7 @@ pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>) -> String {
         if a == Algorithm::Nginx {
             field(
                 &mut out,
+                fills,
                 f,
                 &format!("lane{j}.delay"),
                 w.delay,
@@ -278,10 +321,10 @@ pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>) -> String {
             esc(&label)
         );
     }
+    let slot = fills.slot("error:add".into(), error_of(f.errors, "add").unwrap_or(""));
     let _ = write!(
         out,
-        r#"</select><span class="error" role="alert">{}</span></label></fieldset>"#,
-        esc(error_of(f.errors, "add").unwrap_or(""))
+        r#"</select><span class="error" role="alert" {slot}></span></label></fieldset>"#,
     );
     if s.scenario == "custom" {
         let text = f
@@ -289,27 +332,33 @@ pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>) -> String {
             .map(str::to_string)
             .unwrap_or_else(|| format_requests(&s.requests).replace(',', " "));
         let id = format!("f{}-requests", f.uid);
+        let area = fills.slot("requests".into(), &text);
+        let error = fills.slot(
+            "error:requests".into(),
+            error_of(f.errors, "requests").unwrap_or(""),
+        );
         let _ = write!(
             out,
-            r#"<div class="custom"><label class="field wide" for="{id}"><span class="label">{}</span><textarea id="{id}" name="requests" rows="3" spellcheck="false">{}</textarea><span class="hint">{}</span><span class="error" role="alert">{}</span></label><button type="button" class="apply" data-action="apply-requests">{}</button></div>"#,
+            r#"<div class="custom"><label class="field wide" for="{id}"><span class="label">{}</span><textarea id="{id}" name="requests" rows="3" spellcheck="false" {area}></textarea><span class="hint">{}</span><span class="error" role="alert" {error}></span></label><button type="button" class="apply" data-action="apply-requests">{}</button></div>"#,
             esc(w.custom_times),
-            esc(&text),
             esc(w.custom_hint),
-            esc(error_of(f.errors, "requests").unwrap_or("")),
             esc(w.apply)
         );
     }
     if s.scenario == "lab-d" {
         sweep(&mut out, f, w);
     }
+    let area = fills.slot("json".into(), f.json);
+    let error = fills.slot(
+        "error:json".into(),
+        error_of(f.errors, "json").unwrap_or(""),
+    );
     let _ = write!(
         out,
-        r#"<details class="json" data-name="json"{}><summary data-action="toggle-json">{}</summary><textarea name="json" rows="6" spellcheck="false" aria-label="{}">{}</textarea><span class="error" role="alert">{}</span><div class="buttons"><button type="button" class="export" data-action="export">{}</button><button type="button" class="import" data-action="import">{}</button><button type="button" class="copy" data-action="copy">{}</button></div></details></section>"#,
+        r#"<details class="json" data-name="json"{}><summary data-action="toggle-json">{}</summary><textarea name="json" rows="6" spellcheck="false" aria-label="{}" {area}></textarea><span class="error" role="alert" {error}></span><div class="buttons"><button type="button" class="export" data-action="export">{}</button><button type="button" class="import" data-action="import">{}</button><button type="button" class="copy" data-action="copy">{}</button></div></details></section>"#,
         if f.json_open { " open" } else { "" },
         esc(w.json),
         esc(w.json),
-        esc(f.json),
-        esc(error_of(f.errors, "json").unwrap_or("")),
         esc(w.export),
         esc(w.import),
         esc(if f.copied { w.copied } else { w.copy })
@@ -533,7 +582,7 @@ pub fn yardstick(sim: &Sim, now: u64, lang: Lang, highlight: bool) -> String {
 
 /// The trace of request `index`: per lane, state before → updates → the test with
 /// its numbers → verdict (translated) → state after.
-pub fn trace(sim: &Sim, index: Option<u64>, lang: Lang) -> String {
+pub fn trace(sim: &Sim, index: Option<u64>, lang: Lang, fills: &mut Fills) -> String {
     let w = lang.words();
     let mut out = format!(r#"<section class="trace"><h2>{}</h2>"#, esc(w.trace));
     let Some((i, r)) = index.and_then(|i| sim.request(i).map(|r| (i, r))) else {
@@ -544,11 +593,15 @@ pub fn trace(sim: &Sim, index: Option<u64>, lang: Lang) -> String {
         );
         return out;
     };
+    // A key comes from the user's JSON: text, not markup.
     let key = sim.key_of(Some(i));
     let key = if key.is_empty() {
         String::new()
     } else {
-        format!(" · key {key:?}")
+        format!(
+            " · key <span {}></span>",
+            fills.slot("trace:key".into(), &format!("{key:?}"))
+        )
     };
     let _ = write!(
         out,
@@ -556,7 +609,7 @@ pub fn trace(sim: &Sim, index: Option<u64>, lang: Lang) -> String {
         esc(w.request),
         i + 1,
         esc(&time_label(r.t)),
-        esc(&key),
+        key,
         esc(w.lane),
         esc(w.before),
         esc(w.steps),
@@ -604,15 +657,16 @@ mod tests {
     #[test]
     fn the_trace_renders_the_engines_explanation_and_translates_the_verdict() {
         let (_, sim) = golden();
-        let html = trace(&sim, Some(9), Lang::En);
+        let html = trace(&sim, Some(9), Lang::En, &mut Fills::default());
         assert!(
             html.contains(r#"data-verdict="delay">delayed 9.8 s"#),
             "{html}"
         );
         assert!(html.contains("Request #10 · 11.2 s"));
-        let vi = trace(&sim, Some(5), Lang::Vi);
+        let vi = trace(&sim, Some(5), Lang::Vi, &mut Fills::default());
         assert!(vi.contains("từ chối (429)"));
-        assert!(trace(&sim, None, Lang::En).contains("No request has arrived yet."));
+        assert!(trace(&sim, None, Lang::En, &mut Fills::default())
+            .contains("No request has arrived yet."));
     }
 
     #[test]
@@ -637,11 +691,24 @@ mod tests {
             copied: false,
             uid: 7,
         };
-        let html = setup(&s, Lang::En, &f);
+        let mut fills = Fills::default();
+        let html = setup(&s, Lang::En, &f, &mut fills);
         assert!(html.contains(r#"name="lane1.burst" type="text" inputmode="decimal" spellcheck="false" autocomplete="off" value="5""#));
-        assert!(html.contains(r#"role="alert">burst: must be &gt; 0</span>"#));
-        assert!(html.contains("&lt;script&gt;"));
-        assert!(!html.contains("<script>"));
+        // What the user typed, and errors that may quote it, never become markup:
+        // they are filled in as text after the markup is written.
+        assert!(html.contains(r#"role="alert" data-fill="error:lane1.burst"></span>"#));
+        assert!(html.contains(r#"data-fill="json"></textarea>"#));
+        assert!(!html.contains("script"));
+        assert_eq!(
+            fills.0,
+            vec![
+                (
+                    "error:lane1.burst".to_string(),
+                    "burst: must be > 0".to_string()
+                ),
+                ("json".to_string(), "<script>".to_string()),
+            ]
+        );
         assert!(html.contains(r#"name="lane2.nodelay""#));
     }
 

@@ -17,7 +17,7 @@ use ratelab_sim::sweep::Sweep;
 use ratelab_sim::{Config, LaneSpec};
 
 use crate::draw::{self, MarkContext, Scale, REVEAL_MARKS};
-use crate::html::{self, FormState};
+use crate::html::{self, Fills, FormState};
 use crate::i18n::{title, Lang};
 use crate::model::{time_label, Sim};
 
@@ -78,6 +78,9 @@ pub struct Parts {
     /// The selection moved from the first request to the second: move the marks'
     /// outline by class instead of a redraw.
     pub select: Option<(Option<u64>, Option<u64>)>,
+    /// User text for the parts above (drafts, the JSON box, messages quoting input,
+    /// notices quoting the link, keys): filled in as text after the markup.
+    pub fills: Fills,
     /// The yardstick table.
     pub yardstick: Option<String>,
     /// The trace table.
@@ -688,7 +691,7 @@ impl Playground {
         let notes_key = self.notes;
         if self.keys.notices != Some(notes_key) {
             self.keys.notices = Some(notes_key);
-            parts.notices = Some(html::notices(&self.notices, w));
+            parts.notices = Some(html::notices(&self.notices, w, &mut parts.fills));
         }
         if !self.compact && self.keys.setup != Some(self.form) {
             self.keys.setup = Some(self.form);
@@ -705,6 +708,7 @@ impl Playground {
                     copied: self.copied,
                     uid: self.uid,
                 },
+                &mut parts.fills,
             ));
         }
         let controls_key = (lang, self.is_manual(), self.highlight, self.speed);
@@ -840,7 +844,7 @@ impl Playground {
         let trace_key = (self.version, selected, lang);
         if !self.compact && self.keys.trace != Some(trace_key) {
             self.keys.trace = Some(trace_key);
-            parts.trace = Some(html::trace(&self.sim, selected, lang));
+            parts.trace = Some(html::trace(&self.sim, selected, lang, &mut parts.fills));
         }
         if self.keys.live != Some(trace_key) {
             self.keys.live = Some(trace_key);
@@ -1042,7 +1046,13 @@ mod tests {
         let mut p = page("limit=abc&t=soon&sel=99");
         assert_eq!(p.notices.len(), 3, "{:?}", p.notices);
         let parts = p.render();
-        assert!(parts.notices.unwrap().contains("limit=abc"));
+        // The notices quote the link: filled in as text, not markup.
+        assert!(parts.notices.unwrap().contains(r#"<code data-fill="notice:0"></code>"#));
+        assert!(parts
+            .fills
+            .0
+            .iter()
+            .any(|(k, t)| k == "notice:0" && t.contains("limit=abc")));
         p.dismiss();
         assert_eq!(p.render().notices.as_deref(), Some(""));
     }
