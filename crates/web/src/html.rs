@@ -105,6 +105,10 @@ pub fn notices(notices: &[String], w: &Words, fills: &mut Fills) -> String {
     out
 }
 
+/// The playground compares three to six limiters: removing stops at three. (A link
+/// may still ask for fewer, as an embed in an article comparing two might.)
+pub const MIN_LANES: usize = 3;
+
 /// Everything the setup form shows besides the setup itself.
 pub struct FormState<'a> {
     /// Inline errors by field name.
@@ -295,7 +299,11 @@ pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>, fills: &mut Fills) -
             r#"<button type="button" class="remove" data-action="remove" data-lane="{j}" aria-label="{} {}"{}>×</button></li>"#,
             esc(w.remove),
             esc(title(a, lang)),
-            if s.lanes.len() <= 1 { " disabled" } else { "" }
+            if s.lanes.len() <= MIN_LANES {
+                " disabled"
+            } else {
+                ""
+            }
         );
     }
     let _ = write!(

@@ -417,6 +417,18 @@ impl Playground {
         let r = parsed.and_then(|v| {
             self.change(&mut |s| {
                 let Some(l) = s.lanes.get_mut(j) else { return };
+                // The form only shows a lane's own options; anything else (a
+                // hand-made event) is ignored rather than stored where it means
+                // nothing and would not survive the link.
+                let a = l.algorithm;
+                let own = match what {
+                    "burst" => a.uses_burst(),
+                    "delay" | "nodelay" => a == ratelab_core::Algorithm::Nginx,
+                    _ => true,
+                };
+                if !own {
+                    return;
+                }
                 let p = &mut l.params;
                 match what {
                     "limit" => p.limit = v.unwrap_or(0),
@@ -449,7 +461,7 @@ impl Playground {
     /// Removes lane `j` (one always stays).
     pub fn remove_lane(&mut self, j: usize) {
         let r = self.change(&mut |s| {
-            if s.lanes.len() > 1 && j < s.lanes.len() {
+            if s.lanes.len() > html::MIN_LANES && j < s.lanes.len() {
                 s.lanes.remove(j);
                 normalise_ids(&mut s.lanes);
             }
@@ -1024,6 +1036,11 @@ mod tests {
         assert!(p
             .query()
             .contains("limiters=sliding_log,token_bucket,nginx,token_bucket_f64,gcra"));
+        // Removing stops at three lanes.
+        for _ in 0..5 {
+            p.remove_lane(0);
+        }
+        assert_eq!(p.share.lanes.len(), html::MIN_LANES);
     }
 
     #[test]
