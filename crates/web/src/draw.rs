@@ -277,17 +277,28 @@ pub fn under(
     }
     if let Some(b) = busiest {
         let (x0, x1) = (s.x(b.from as f64), s.x(b.to as f64));
+        let label = format!(
+            "{}: {} / {}",
+            w.busiest,
+            b.count,
+            time_label(b.to.saturating_sub(b.from))
+        );
+        // Right-aligned inside the window's end, unless that would run off the
+        // left edge (a narrow screen): then left-aligned from the start.
+        let width = label.chars().count() as i64 * 13 / 2;
+        let (tx, anchor) = if x1 - 4 - width >= 0 {
+            (x1 - 4, "end")
+        } else {
+            (x0.max(0) + 2, "start")
+        };
         let _ = write!(
             out,
-            r#"<g class="busiest" data-count="{}"><rect x="{x0}" y="14" width="{}" height="{}"/><text x="{}" y="{}" text-anchor="end">{}: {} / {}</text></g>"#,
+            r#"<g class="busiest" data-count="{}"><rect x="{x0}" y="14" width="{}" height="{}"/><text x="{tx}" y="{}" text-anchor="{anchor}">{}</text></g>"#,
             b.count,
             (x1 - x0).max(2),
             AXIS_Y - 14.0,
-            x1 - 4,
             AXIS_Y - 4.0,
-            esc(w.busiest),
-            b.count,
-            esc(&time_label(b.to.saturating_sub(b.from)))
+            esc(&label),
         );
     }
     out

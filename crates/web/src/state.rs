@@ -1064,7 +1064,10 @@ mod tests {
         assert_eq!(p.notices.len(), 3, "{:?}", p.notices);
         let parts = p.render();
         // The notices quote the link: filled in as text, not markup.
-        assert!(parts.notices.unwrap().contains(r#"<code data-fill="notice:0"></code>"#));
+        assert!(parts
+            .notices
+            .unwrap()
+            .contains(r#"<code data-fill="notice:0"></code>"#));
         assert!(parts
             .fills
             .0
