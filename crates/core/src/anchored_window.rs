@@ -131,11 +131,7 @@ impl Limiter for AnchoredWindow {
             before: state(self.start, self.count),
             steps,
             test: fits("count", used, cost, self.limit, d.allowed),
-            verdict: if d.allowed {
-                Verdict::Allow
-            } else {
-                Verdict::Deny
-            },
+            verdict: Verdict::of(&d),
             after: state(Some(start), count),
         })
     }

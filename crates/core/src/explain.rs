@@ -199,6 +199,17 @@ pub enum Verdict {
     Deny,
 }
 
+impl Verdict {
+    /// The verdict a decision reads as.
+    pub fn of(d: &crate::Decision) -> Verdict {
+        match (d.allowed, d.wait.is_zero()) {
+            (false, _) => Verdict::Deny,
+            (true, true) => Verdict::Allow,
+            (true, false) => Verdict::Delay(d.wait),
+        }
+    }
+}
+
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -129,11 +129,7 @@ impl Limiter for FixedWindow {
             ],
             steps,
             test: fits("count", used, cost, self.limit, d.allowed),
-            verdict: if d.allowed {
-                Verdict::Allow
-            } else {
-                Verdict::Deny
-            },
+            verdict: Verdict::of(&d),
             after: vec![
                 Field::new("window", Value::Window(after.index)),
                 Field::new("count", Value::Count(after.count)),

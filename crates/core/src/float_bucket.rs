@@ -125,11 +125,7 @@ impl Limiter for FloatTokenBucket {
                 rhs: Value::Float(cost as f64),
                 holds: d.allowed,
             },
-            verdict: if d.allowed {
-                Verdict::Allow
-            } else {
-                Verdict::Deny
-            },
+            verdict: Verdict::of(&d),
             after: state(after, now),
         })
     }

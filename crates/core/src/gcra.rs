@@ -142,11 +142,7 @@ impl Limiter for Gcra {
                 to: Value::Time(self.ms(t + lead)),
             }],
             test,
-            verdict: if d.allowed {
-                Verdict::Allow
-            } else {
-                Verdict::Deny
-            },
+            verdict: Verdict::of(&d),
             after: vec![Field::new(
                 "TAT",
                 Value::Time(self.ms(if d.allowed { t + ahead as u128 } else { tat })),

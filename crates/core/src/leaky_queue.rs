@@ -177,11 +177,7 @@ impl Limiter for LeakyQueue {
                 rhs: Value::Count(self.capacity),
                 holds: d.allowed,
             },
-            verdict: match (d.allowed, d.wait.is_zero()) {
-                (false, _) => Verdict::Deny,
-                (true, true) => Verdict::Allow,
-                (true, false) => Verdict::Delay(d.wait),
-            },
+            verdict: Verdict::of(&d),
             after: vec![Field::new(
                 "next_out",
                 Value::Time(self.ms(if d.allowed {

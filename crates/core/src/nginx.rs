@@ -223,11 +223,7 @@ impl Limiter for Nginx {
                 rhs: Value::Count(self.burst / 1000),
                 holds: d.allowed,
             },
-            verdict: match (d.allowed, d.wait.is_zero()) {
-                (false, _) => Verdict::Deny,
-                (true, true) => Verdict::Allow,
-                (true, false) => Verdict::Delay(d.wait),
-            },
+            verdict: Verdict::of(&d),
             after: if d.allowed {
                 state(o.excess, Some(now))
             } else {

@@ -214,11 +214,7 @@ impl Limiter for SlidingLog {
             )],
             steps,
             test: fits("len", live_count, cost, self.limit, o.decision.allowed),
-            verdict: if o.decision.allowed {
-                Verdict::Allow
-            } else {
-                Verdict::Deny
-            },
+            verdict: Verdict::of(&o.decision),
             after: vec![Field::new("log", Self::log(after.into_iter()))],
         })
     }

@@ -265,11 +265,7 @@ impl Limiter for SlidingWindowCounter {
             before: state(self.index, self.prev, self.curr),
             steps,
             test,
-            verdict: if d.allowed {
-                Verdict::Allow
-            } else {
-                Verdict::Deny
-            },
+            verdict: Verdict::of(&d),
             after: state(after.index, after.prev, after.curr),
         })
     }

@@ -163,11 +163,7 @@ impl Limiter for TokenBucket {
                 rhs: Value::Count(cost as u64),
                 holds: d.allowed,
             },
-            verdict: if d.allowed {
-                Verdict::Allow
-            } else {
-                Verdict::Deny
-            },
+            verdict: Verdict::of(&d),
             after: state(after, now),
         })
     }
