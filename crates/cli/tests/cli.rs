@@ -1,26 +1,13 @@
 //! The built `ratelab` binary, end to end.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
+mod support;
+
 fn ratelab(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ratelab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    // The binary may reject its arguments and exit before reading its input: a
-    // broken pipe then is expected, not a failure.
-    if let Err(e) = input.write_all(stdin.unwrap_or("").as_bytes()) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
-    }
-    drop(input);
-    child.wait_with_output().unwrap()
+    support::ratelab(args, stdin.unwrap_or("").as_bytes())
 }
 
 fn stdout(o: &Output) -> String {

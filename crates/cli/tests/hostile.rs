@@ -2,25 +2,14 @@
 //! nothing on stdout, and exactly one line on stderr, `error: <the same message
 //! simulate_json gives>` (the table is ratelab-sim's, shared with its errors.rs).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 #[path = "../../sim/tests/support/bad_inputs.rs"]
 mod bad_inputs;
+mod support;
 
 fn ratelab(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ratelab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    // The binary may stop reading early; a broken pipe is its business.
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
-    child.wait_with_output().unwrap()
+    support::ratelab(args, stdin.as_bytes())
 }
 
 /// Status 2, no output, `error: <message>` and a newline on stderr.
@@ -74,19 +63,7 @@ fn ten_million_requests_on_stdin_exit_2() {
 
 #[test]
 fn bytes_that_are_not_text_exit_2() {
-    let o = {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ratelab"))
-            .arg("simulate")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut input = child.stdin.take().unwrap();
-        let _ = input.write_all(&[0xff, 0xfe, b'{', b'}', b'\n', 0x00]);
-        drop(input);
-        child.wait_with_output().unwrap()
-    };
+    let o = support::ratelab(&["simulate"], &[0xff, 0xfe, b'{', b'}', b'\n', 0x00]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8(o.stderr).unwrap();
     assert!(
