@@ -328,15 +328,18 @@ pub fn side(snapshot: Option<&Snapshot>, headers: Option<&Headers>, w: &Words) -
         let scale = 200.0 / g.max.max(1e-9);
         let fill_f = (g.level * scale).clamp(0.0, 200.0);
         let fill = fill_f.round() as i64;
-        let full = if g.level >= g.max && g.max > 0.0 {
-            " full"
+        // Red when a request now would be refused (a count at its limit, a bucket
+        // without a whole token, a full queue), whatever the bar measures: a full
+        // token bucket is good news, a full window is not.
+        let refusing = if headers.is_some_and(|h| h.status == 429) {
+            " refusing"
         } else {
             ""
         };
         out.push_str(r#"<svg class="gauge" viewBox="0 0 220 38" width="220" height="38" aria-hidden="true"><rect class="track" x="10" y="4" width="200" height="18" rx="3"/>"#);
         let _ = write!(
             out,
-            r#"<rect class="fill{full}" x="10" y="4" width="{fill}" height="18" rx="3"/>"#
+            r#"<rect class="fill{refusing}" x="10" y="4" width="{fill}" height="18" rx="3"/>"#
         );
         if let Some(p) = g.part {
             let _ = write!(
@@ -474,6 +477,29 @@ mod tests {
         assert!(html.contains("HTTP/1.1 429 Too Many Requests\nRetry-After: 1"));
         assert!(html.contains("RateLimit-Policy: &quot;default&quot;;q=5;w=10"));
         assert!(html.contains("count 5 / 5"));
+        assert!(html.contains(r#"class="fill refusing""#));
+    }
+
+    #[test]
+    fn a_full_bucket_is_not_drawn_as_refusing() {
+        let (state, _) = parse("limiters=token_bucket,fixed_window,sliding_log");
+        let sim = Sim::new(&state).unwrap();
+        let full = side(
+            sim.snapshot(0, "", 0).as_ref(),
+            sim.headers(0, "", 0).as_ref(),
+            &EN,
+        );
+        assert!(
+            full.contains("tokens 5 / 5") && !full.contains("refusing"),
+            "{full}"
+        );
+        // At 10.4 s the golden stream has left it 0.7 tokens: a request is refused.
+        let low = side(
+            sim.snapshot(0, "", 10_400).as_ref(),
+            sim.headers(0, "", 10_400).as_ref(),
+            &EN,
+        );
+        assert!(low.contains("refusing"), "{low}");
     }
 
     #[test]
