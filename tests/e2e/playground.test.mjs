@@ -78,7 +78,13 @@ test('a shared link stepped to the end shows the engine\'s numbers', async (t) =
   for (const [j, r] of report.results.entries()) {
     const decisions = await page
       .locator(`article[data-lane="${j}"] .mark`)
-      .evaluateAll((m) => m.map((x) => x.dataset.decision));
+      // In request order: a pile of close marks is drawn last request first.
+      .evaluateAll((m) =>
+        m
+          .map((x) => [Number(x.dataset.index), x.dataset.decision])
+          .sort((a, b) => a[0] - b[0])
+          .map(([, d]) => d),
+      );
     const want = r.allowed.map((a, i) => (!a ? 'deny' : r.wait_ms[i] > 0 ? 'delay' : 'allow'));
     assert.deepEqual(decisions, want, r.id);
   }

@@ -121,23 +121,35 @@ pub fn marks(marks: &[Mark], c: &MarkContext<'_>) -> String {
     let mut out = axis(c.scale);
     out.reserve(marks.len() * 220);
     let w = c.words;
-    // Marks closer than a dot's width stack upwards (up to 6 high), so a burst
-    // stays readable at any zoom.
-    let mut level = 0u32;
-    let mut last_x = i64::MIN / 2;
-    for m in marks {
+    // Marks closer than a dot's width to the first of their pile stack upwards, so
+    // a burst stays readable at any zoom: up to 6 are 7 px apart, a bigger pile
+    // squeezes into the same height (lab C's 12 at once all show). A pile is drawn
+    // last request first, so that the first, at the bottom, is whole on top.
+    let xs: Vec<i64> = marks.iter().map(|m| c.scale.x(m.t as f64)).collect();
+    let mut order: Vec<(usize, f64)> = Vec::with_capacity(marks.len());
+    let mut start = 0;
+    while start < xs.len() {
+        let first = xs.get(start).copied().unwrap_or(0);
+        let end = (start + 1..xs.len())
+            .find(|&i| xs.get(i).is_none_or(|&x| x - first >= 11))
+            .unwrap_or(xs.len());
+        let k = end - start;
+        let step = if k <= 6 { 7.0 } else { 35.0 / (k - 1) as f64 };
+        for i in (start..end).rev() {
+            order.push((i, (MARK_Y - (i - start) as f64 * step).round()));
+        }
+        start = end;
+    }
+    for (i, y) in order {
+        let (Some(m), Some(&x)) = (marks.get(i), xs.get(i)) else {
+            continue;
+        };
         let arrived = c.revealed.is_none_or(|r| m.index < r);
         let decision = if arrived {
             m.decision.attr()
         } else {
             "pending"
         };
-        let x = c.scale.x(m.t as f64);
-        level = if x - last_x < 11 { (level + 1) % 6 } else { 0 };
-        if level == 0 {
-            last_x = x;
-        }
-        let y = MARK_Y - f64::from(level) * 7.0;
         let mut class = String::from("mark");
         if c.selected == Some(m.index) {
             class.push_str(" selected");

@@ -478,12 +478,14 @@ pub fn lanes(sim: &Sim, lang: Lang, compact: bool, width: f64) -> String {
         };
         let _ = write!(
             out,
-            r#"<article class="lane{}" data-lane="{j}" data-algorithm="{}"><header class="lane-head"><h3>{}</h3>{badge}<span class="params">{}</span></header><div class="lane-body"><svg class="timeline" width="{width}" height="{}" viewBox="0 0 {width} {}" role="img" aria-label="{}"><g class="under" data-layer="under"></g><g class="marks" data-layer="marks"></g><g class="over" data-layer="over"></g></svg><div class="side" data-layer="side"></div></div><p class="dense-note hidden" data-layer="dense">{}</p>"#,
+            r#"<article class="lane{}" data-lane="{j}" data-algorithm="{}"><header class="lane-head"><h3>{}</h3>{badge}<span class="params">{}</span></header><div class="lane-body"><svg class="timeline" width="{width}" height="{}" viewBox="-8 0 {} {}" role="img" aria-label="{}"><g class="under" data-layer="under"></g><g class="marks" data-layer="marks"></g><g class="over" data-layer="over"></g></svg><div class="side" data-layer="side"></div></div><p class="dense-note hidden" data-layer="dense">{}</p>"#,
             if a.is_teaching() { " teaching" } else { "" },
             a.id(),
             esc(title(a, lang)),
             esc(&params_text(lane, w)),
             crate::draw::HEIGHT,
+            // 8 px of margin each side, so that a mark at the span's edge is whole.
+            width + 16,
             crate::draw::HEIGHT,
             esc(title(a, lang)),
             esc(w.dense)

@@ -60,15 +60,23 @@ fn attr(el: &Element, name: &str) -> String {
 }
 
 /// The decisions on lane `j`'s marks, as SPEC's tables write them.
+/// Lane `j`'s marks in request order (a pile of close marks is drawn last request
+/// first, so document order is not request order).
 fn marks(root: &Element, j: usize) -> String {
-    all(root, &format!("article[data-lane=\"{j}\"] .mark"))
+    let mut marks: Vec<(u64, char)> = all(root, &format!("article[data-lane=\"{j}\"] .mark"))
         .iter()
-        .map(|m| match attr(m, "data-decision").as_str() {
-            "allow" | "delay" => '✓',
-            "deny" => '✗',
-            _ => '·',
+        .map(|m| {
+            let index = attr(m, "data-index").parse().unwrap_or(u64::MAX);
+            let mark = match attr(m, "data-decision").as_str() {
+                "allow" | "delay" => '✓',
+                "deny" => '✗',
+                _ => '·',
+            };
+            (index, mark)
         })
-        .collect()
+        .collect();
+    marks.sort_by_key(|&(i, _)| i);
+    marks.into_iter().map(|(_, m)| m).collect()
 }
 
 fn lanes(root: &Element) -> Vec<String> {
