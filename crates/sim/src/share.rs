@@ -342,21 +342,26 @@ pub fn parse_count(text: &str, max: u64) -> Result<u64, String> {
     }
 }
 
-/// A speed: `0.25`, `2`, `16x` → thousandths, one of [`SPEEDS_PERMILLE`].
-pub fn parse_speed(text: &str) -> Result<u32, String> {
+/// A multiple written `1`, `1.25`, `.5` or `16x` (at most three digits each side of
+/// the point) → thousandths, exactly; `None` if it is not one.
+fn permille(text: &str) -> Option<u32> {
     let s = text.trim().trim_end_matches('x');
     let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
-    let ok = !whole.is_empty()
+    let ok = !(whole.is_empty() && frac.is_empty())
         && whole.len() <= 3
         && frac.len() <= 3
         && whole.bytes().all(|b| b.is_ascii_digit())
         && frac.bytes().all(|b| b.is_ascii_digit());
-    let permille = ok.then(|| {
+    ok.then(|| {
         let w: u32 = whole.parse().unwrap_or(0);
         let f: u32 = format!("{frac:0<3}").parse().unwrap_or(0);
         w * 1000 + f
-    });
-    match permille {
+    })
+}
+
+/// A speed: `0.25`, `2`, `16x` → thousandths, one of [`SPEEDS_PERMILLE`].
+pub fn parse_speed(text: &str) -> Result<u32, String> {
+    match permille(text) {
         Some(p) if SPEEDS_PERMILLE.contains(&p) => Ok(p),
         _ => Err(format!(
             "must be one of 0.25, 0.5, 1, 2, 4, 8, 16, got \"{}\"",
@@ -385,19 +390,7 @@ fn parse_bool(text: &str) -> Result<bool, String> {
 
 /// A load multiple (`1.25`) → thousandths, 0.001 to 100.
 fn parse_load(text: &str) -> Result<u32, String> {
-    let s = text.trim().trim_end_matches('x');
-    let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
-    let ok = !(whole.is_empty() && frac.is_empty())
-        && whole.len() <= 3
-        && frac.len() <= 3
-        && whole.bytes().all(|b| b.is_ascii_digit())
-        && frac.bytes().all(|b| b.is_ascii_digit());
-    let permille = ok.then(|| {
-        let w: u32 = whole.parse().unwrap_or(0);
-        let f: u32 = format!("{frac:0<3}").parse().unwrap_or(0);
-        w * 1000 + f
-    });
-    match permille {
+    match permille(text) {
         Some(p) if (1..=defaults::MAX_LOAD_PERMILLE).contains(&p) => Ok(p),
         _ => Err(format!(
             "must be a multiple of the limit from 0.001 to 100, got \"{}\"",
