@@ -2,7 +2,7 @@
 
 use ratelab_sim::scenario::{scenario, scenario_info, Overrides};
 use ratelab_sim::sweep::Sweep;
-use ratelab_sim::{run, Config, LaneReport, Report, SCENARIOS};
+use ratelab_sim::{run, Config, Report, SCENARIOS};
 
 use crate::table::{render as table, Align};
 use crate::Failure;
@@ -45,8 +45,8 @@ pub fn render(which: &str) -> Result<String, Failure> {
     match id {
         "lab-a" => {
             out.push_str(&summary(&report, Some((59_000, 61_000, &config))));
-            if let Some(fixed) = lane(&report, "fixed_window") {
-                let n = allowed_between(fixed, &config, 59_000, 61_000);
+            if let Some(fixed) = report.lane("fixed_window") {
+                let n = fixed.allowed_between(&config.stream, 59_000, 61_000);
                 out.push_str(&format!(
                     "\nThe fixed window let {n} through between 59 s and 61 s: {} in one window of 60 s, against a limit of 100.\n",
                     fixed.max_in_window
@@ -65,7 +65,7 @@ pub fn render(which: &str) -> Result<String, Failure> {
         _ => {
             out.push_str(&summary(&report, None));
             if let (Some(fixed), Some(log)) =
-                (lane(&report, "fixed_window"), lane(&report, "sliding_log"))
+                (report.lane("fixed_window"), report.lane("sliding_log"))
             {
                 out.push_str(&format!(
                     "\nFixed window: {} passed, up to {} in one minute. Sliding log: {} passed, never more than {}.\n",
@@ -75,20 +75,6 @@ pub fn render(which: &str) -> Result<String, Failure> {
         }
     }
     Ok(out)
-}
-
-fn lane<'a>(report: &'a Report, id: &str) -> Option<&'a LaneReport> {
-    report.results.iter().find(|l| l.id == id)
-}
-
-fn allowed_between(lane: &LaneReport, config: &Config, from: u64, to: u64) -> usize {
-    config
-        .stream
-        .requests
-        .iter()
-        .zip(&lane.allowed)
-        .filter(|(r, &a)| a && (from..to).contains(&r.t))
-        .count()
 }
 
 /// `10000` → `10 s`, `1500` → `1.5 s`.
@@ -132,7 +118,7 @@ fn summary(report: &Report, span: Option<(u64, u64, &Config)>) -> String {
                 l.max_in_1s.to_string(),
             ];
             if let Some((from, to, config)) = span {
-                row.push(allowed_between(l, config, from, to).to_string());
+                row.push(l.allowed_between(&config.stream, from, to).to_string());
             }
             row
         })

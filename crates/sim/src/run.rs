@@ -5,7 +5,7 @@ use serde::{Serialize, Serializer};
 
 use crate::config::{Config, ResolvedParams};
 use crate::error::SimError;
-use crate::stream::Request;
+use crate::stream::{Request, Stream};
 use crate::sweep::{sweep, Sweep};
 use crate::yardstick::{Meter, Yardstick};
 
@@ -67,6 +67,13 @@ fn waits_in_ms<S: Serializer>(waits: &[Option<Ms>], s: S) -> Result<S::Ok, S::Er
     s.collect_seq(waits.iter().map(|w| w.map(Ms::ceil_ms)))
 }
 
+impl Report {
+    /// The lane with this id.
+    pub fn lane(&self, id: &str) -> Option<&LaneReport> {
+        self.results.iter().find(|l| l.id == id)
+    }
+}
+
 impl LaneReport {
     /// The yardstick part of the report.
     pub fn yardstick(&self) -> Yardstick {
@@ -90,6 +97,17 @@ impl LaneReport {
                 .max()
                 .unwrap_or(Ms::ZERO),
         }
+    }
+
+    /// How many requests of `stream` (the one this lane ran on) arriving in
+    /// `[from, to)` ms it allowed.
+    pub fn allowed_between(&self, stream: &Stream, from: u64, to: u64) -> usize {
+        stream
+            .requests
+            .iter()
+            .zip(&self.allowed)
+            .filter(|(r, &a)| a && (from..to).contains(&r.t))
+            .count()
     }
 
     /// The decisions as SPEC's tables write them: `✓✓✗…`.
