@@ -49,7 +49,7 @@ pub fn render(which: &str) -> Result<String, Failure> {
                 let n = fixed.allowed_between(&config.stream, 59_000, 61_000);
                 out.push_str(&format!(
                     "\nThe fixed window let {n} through between 59 s and 61 s: {} in one window of 60 s, against a limit of 100.\n",
-                    fixed.max_in_window
+                    fixed.yardstick.max_in_window
                 ));
             }
         }
@@ -69,7 +69,7 @@ pub fn render(which: &str) -> Result<String, Failure> {
             {
                 out.push_str(&format!(
                     "\nFixed window: {} passed, up to {} in one minute. Sliding log: {} passed, never more than {}.\n",
-                    fixed.passed, fixed.max_in_window, log.passed, log.max_in_window
+                    fixed.yardstick.passed, fixed.yardstick.max_in_window, log.yardstick.passed, log.yardstick.max_in_window
                 ));
             }
         }
@@ -91,7 +91,7 @@ pub fn seconds(ms: u64) -> String {
 
 /// passed / blocked / maxima per lane; `span` adds "allowed in [from, to)".
 fn summary(report: &Report, span: Option<(u64, u64, &Config)>) -> String {
-    let window = report.results.first().map_or(0, |l| l.window_ms);
+    let window = report.results.first().map_or(0, |l| l.yardstick.window_ms);
     let in_window = format!("max in {}", seconds(window));
     let mut header = vec![
         "limiter",
@@ -112,10 +112,10 @@ fn summary(report: &Report, span: Option<(u64, u64, &Config)>) -> String {
         .map(|l| {
             let mut row = vec![
                 l.id.clone(),
-                l.passed.to_string(),
-                l.blocked.to_string(),
-                l.max_in_window.to_string(),
-                l.max_in_1s.to_string(),
+                l.yardstick.passed.to_string(),
+                l.yardstick.blocked.to_string(),
+                l.yardstick.max_in_window.to_string(),
+                l.yardstick.max_in_1s.to_string(),
             ];
             if let Some((from, to, config)) = span {
                 row.push(l.allowed_between(&config.stream, from, to).to_string());
@@ -131,7 +131,7 @@ fn histograms(report: &Report) -> String {
     let minutes = report
         .results
         .iter()
-        .map(|l| l.histogram_10s.len().div_ceil(6))
+        .map(|l| l.yardstick.histogram_10s.len().div_ceil(6))
         .max()
         .unwrap_or(0);
     let labels: Vec<String> = (0..minutes)
@@ -145,7 +145,8 @@ fn histograms(report: &Report) -> String {
         .map(|l| {
             let mut row = vec![l.id.clone()];
             row.extend(
-                l.histogram_10s
+                l.yardstick
+                    .histogram_10s
                     .chunks(6)
                     .map(|c| c.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")),
             );
@@ -171,9 +172,9 @@ fn waits(report: &Report) -> String {
             vec![
                 l.id.clone(),
                 burst,
-                l.passed.to_string(),
-                l.blocked.to_string(),
-                l.longest_wait_ms.to_string(),
+                l.yardstick.passed.to_string(),
+                l.yardstick.blocked.to_string(),
+                l.yardstick.longest_wait_ms.to_string(),
                 each.join(" "),
             ]
         })

@@ -38,29 +38,10 @@ pub struct LaneReport {
     /// (`wait_ms`): rounded up to whole ms, `null` when denied.
     #[serde(rename = "wait_ms", serialize_with = "waits_in_ms")]
     pub waits: Vec<Option<Ms>>,
-    /// Requests allowed.
-    pub passed: u64,
-    /// Requests denied.
-    pub blocked: u64,
-    /// See [`Yardstick::max_in_window`].
-    pub max_in_window: u64,
-    /// See [`Yardstick::max_in_window_end`] (not in the JSON output).
-    #[serde(skip)]
-    pub max_in_window_end: Option<u64>,
-    /// See [`Yardstick::window_ms`].
-    pub window_ms: u64,
-    /// See [`Yardstick::max_in_1s`].
-    pub max_in_1s: u64,
-    /// See [`Yardstick::max_in_window_departures`].
-    pub max_in_window_departures: Option<u64>,
-    /// See [`Yardstick::longest_wait_ms`].
-    pub longest_wait_ms: u64,
-    /// See [`Yardstick::histogram_10s`].
-    pub histogram_10s: Vec<u64>,
-    /// See [`Yardstick::keys`].
-    pub keys: u64,
-    /// See [`Yardstick::state_numbers`].
-    pub state_numbers: u64,
+    /// The shared yardstick, its fields inline in the JSON (`passed`, `blocked`,
+    /// `max_in_window`, ...).
+    #[serde(flatten)]
+    pub yardstick: Yardstick,
 }
 
 fn waits_in_ms<S: Serializer>(waits: &[Option<Ms>], s: S) -> Result<S::Ok, S::Error> {
@@ -75,30 +56,6 @@ impl Report {
 }
 
 impl LaneReport {
-    /// The yardstick part of the report.
-    pub fn yardstick(&self) -> Yardstick {
-        Yardstick {
-            passed: self.passed,
-            blocked: self.blocked,
-            max_in_window: self.max_in_window,
-            max_in_window_end: self.max_in_window_end,
-            window_ms: self.window_ms,
-            max_in_1s: self.max_in_1s,
-            max_in_window_departures: self.max_in_window_departures,
-            longest_wait_ms: self.longest_wait_ms,
-            histogram_10s: self.histogram_10s.clone(),
-            keys: self.keys,
-            state_numbers: self.state_numbers,
-            longest_wait: self
-                .waits
-                .iter()
-                .flatten()
-                .copied()
-                .max()
-                .unwrap_or(Ms::ZERO),
-        }
-    }
-
     /// How many requests of `stream` (the one this lane ran on) arriving in
     /// `[from, to)` ms it allowed.
     pub fn allowed_between(&self, stream: &Stream, from: u64, to: u64) -> usize {
@@ -144,24 +101,13 @@ pub fn run(config: &Config) -> Result<Report, SimError> {
             allowed.push(d.allowed);
             waits.push(wait);
         }
-        let y = meter.yardstick();
         results.push(LaneReport {
             id: lane.id.clone(),
             algorithm: lane.algorithm.id(),
             params: lane.resolved(),
             allowed,
             waits,
-            passed: y.passed,
-            blocked: y.blocked,
-            max_in_window: y.max_in_window,
-            max_in_window_end: y.max_in_window_end,
-            window_ms: y.window_ms,
-            max_in_1s: y.max_in_1s,
-            max_in_window_departures: y.max_in_window_departures,
-            longest_wait_ms: y.longest_wait_ms,
-            histogram_10s: y.histogram_10s,
-            keys: y.keys,
-            state_numbers: y.state_numbers,
+            yardstick: meter.yardstick(),
         });
     }
     let sweep = config.sweep.as_ref().map(sweep).transpose()?;

@@ -111,7 +111,10 @@ fn the_typed_path_agrees_and_exports_round_trip() {
     let report = run(&config).unwrap();
     for (lane, (id, decisions, passed, max)) in report.results.iter().zip(TABLE) {
         assert_eq!((lane.id.as_str(), lane.marks().as_str()), (id, decisions));
-        assert_eq!((lane.passed, lane.max_in_window), (passed, max));
+        assert_eq!(
+            (lane.yardstick.passed, lane.yardstick.max_in_window),
+            (passed, max)
+        );
     }
     let exported = config.to_json();
     let back = Config::from_json(&exported).unwrap();

@@ -20,11 +20,11 @@ fn lab_a_the_fixed_window_lets_199_through_in_two_seconds() {
     assert_eq!(config.stream.len(), 201);
     let fixed = lane(&report, "fixed_window");
     assert_eq!(fixed.allowed_between(&config.stream, 59_000, 61_000), 199);
-    assert_eq!(fixed.max_in_window, 199);
-    assert_eq!((fixed.passed, fixed.blocked), (200, 1));
+    assert_eq!(fixed.yardstick.max_in_window, 199);
+    assert_eq!((fixed.yardstick.passed, fixed.yardstick.blocked), (200, 1));
     let log = lane(&report, "sliding_log");
-    assert_eq!(log.max_in_window, 100);
-    assert_eq!(log.passed, 101);
+    assert_eq!(log.yardstick.max_in_window, 100);
+    assert_eq!(log.yardstick.passed, 101);
 }
 
 #[test]
@@ -34,11 +34,11 @@ fn lab_b_windows_pass_in_bursts_then_go_silent() {
     let minute = [34, 33, 33, 0, 0, 0];
     let expected: Vec<u64> = minute.iter().cycle().take(18).copied().collect();
     for id in ["fixed_window", "sliding_log"] {
-        assert_eq!(lane(&report, id).histogram_10s, expected, "{id}");
+        assert_eq!(lane(&report, id).yardstick.histogram_10s, expected, "{id}");
     }
     // The buckets smooth it out after the first minute.
     assert_eq!(
-        lane(&report, "token_bucket").histogram_10s[6..12],
+        lane(&report, "token_bucket").yardstick.histogram_10s[6..12],
         [17, 17, 16, 17, 17, 16]
     );
 }
@@ -48,20 +48,20 @@ fn lab_c_a_bucket_of_one_blocks_eleven_a_bucket_of_twenty_none() {
     let (config, report) = lab("lab-c");
     assert_eq!(config.stream.len(), 12);
     let b1 = lane(&report, "token_bucket_b1");
-    assert_eq!((b1.passed, b1.blocked), (1, 11));
+    assert_eq!((b1.yardstick.passed, b1.yardstick.blocked), (1, 11));
     let b20 = lane(&report, "token_bucket_b20");
-    assert_eq!((b20.passed, b20.blocked), (12, 0));
+    assert_eq!((b20.yardstick.passed, b20.yardstick.blocked), (12, 0));
     // The queue and nginx (delayed) admit all 12 and space them 100 ms apart.
     let spaced: Vec<Option<u64>> = (0..12).map(|i| Some(100 * i)).collect();
     for id in ["leaky_queue", "nginx"] {
         let l = lane(&report, id);
-        assert_eq!(l.blocked, 0, "{id}");
+        assert_eq!(l.yardstick.blocked, 0, "{id}");
         let waits: Vec<Option<u64>> = l.waits.iter().map(|w| w.map(|w| w.ceil_ms())).collect();
         assert_eq!(waits, spaced, "{id}");
-        assert_eq!(l.longest_wait_ms, 1100);
-        assert_eq!(l.max_in_window, 12);
+        assert_eq!(l.yardstick.longest_wait_ms, 1100);
+        assert_eq!(l.yardstick.max_in_window, 12);
         // By departure, never more than 10 in any second.
-        assert_eq!(l.max_in_window_departures, Some(10), "{id}");
+        assert_eq!(l.yardstick.max_in_window_departures, Some(10), "{id}");
     }
 }
 
@@ -71,11 +71,18 @@ fn lab_e_fixed_window_against_the_log() {
     assert_eq!(config.stream.len(), 1300);
     let fixed = lane(&report, "fixed_window");
     assert_eq!(
-        (fixed.passed, fixed.max_in_window, fixed.max_in_1s),
+        (
+            fixed.yardstick.passed,
+            fixed.yardstick.max_in_window,
+            fixed.yardstick.max_in_1s
+        ),
         (300, 200, 109)
     );
     let log = lane(&report, "sliding_log");
-    assert_eq!((log.passed, log.max_in_window), (201, 100));
+    assert_eq!(
+        (log.yardstick.passed, log.yardstick.max_in_window),
+        (201, 100)
+    );
 }
 
 /// Lab D in full: 300 clients × 10 min × six levels (about 2.9 million requests).
@@ -176,9 +183,9 @@ fn lab_d_lanes_run_the_first_clients_of_the_sweep_level() {
     assert_eq!(row.wrong_blocks as usize, wrong_blocks);
     assert_eq!(
         (row.baseline_allowed, row.candidate_allowed),
-        (log.passed, swc.passed)
+        (log.yardstick.passed, swc.yardstick.passed)
     );
-    assert_eq!(swc.keys, 10);
+    assert_eq!(swc.yardstick.keys, 10);
 }
 
 #[test]
@@ -196,13 +203,13 @@ fn lab_d_through_json_reports_the_sweep() {
 fn the_parameterised_scenarios_do_what_they_say() {
     let (_, r) = lab("edge-burst");
     // 2N at the boundary: the fixed window passes all 10, the log and bucket 5.
-    assert_eq!(lane(&r, "fixed_window").passed, 10);
-    assert_eq!(lane(&r, "fixed_window").max_in_window, 10);
-    assert_eq!(lane(&r, "sliding_log").passed, 5);
-    assert_eq!(lane(&r, "token_bucket").passed, 5);
+    assert_eq!(lane(&r, "fixed_window").yardstick.passed, 10);
+    assert_eq!(lane(&r, "fixed_window").yardstick.max_in_window, 10);
+    assert_eq!(lane(&r, "sliding_log").yardstick.passed, 5);
+    assert_eq!(lane(&r, "token_bucket").yardstick.passed, 5);
     let (c, r) = lab("2x-rate");
     assert_eq!(c.stream.len(), 30);
-    assert_eq!(lane(&r, "sliding_log").passed, 15);
+    assert_eq!(lane(&r, "sliding_log").yardstick.passed, 15);
     let (c, r) = lab("burst-then-drip");
     assert_eq!(c.stream.len(), 14);
     // The two drips inside the burst's window are blocked, every later one passes.

@@ -109,8 +109,8 @@ proptest! {
                 .filter(|(_, a)| **a)
                 .map(|(q, _)| (q.key, q.t as u128, 1u64, q.cost))
                 .collect();
-            prop_assert_eq!(r.max_in_window, brute_max(&arrivals, window));
-            prop_assert_eq!(r.max_in_1s, brute_max(&arrivals, 1000));
+            prop_assert_eq!(r.yardstick.max_in_window, brute_max(&arrivals, window));
+            prop_assert_eq!(r.yardstick.max_in_1s, brute_max(&arrivals, 1000));
             if lane.algorithm.delays() {
                 // Departures in units of 1/limit ms (the engine's exact scale).
                 let scale = lane.params.limit;
@@ -121,9 +121,9 @@ proptest! {
                         (q.key, scaled, scale, q.cost)
                     }))
                     .collect();
-                prop_assert_eq!(r.max_in_window_departures, Some(brute_max(&departures, window)));
+                prop_assert_eq!(r.yardstick.max_in_window_departures, Some(brute_max(&departures, window)));
             } else {
-                prop_assert_eq!(r.max_in_window_departures, None);
+                prop_assert_eq!(r.yardstick.max_in_window_departures, None);
             }
         }
     }
@@ -163,9 +163,9 @@ proptest! {
         tl.extend(&s).unwrap();
         for (j, r) in report.results.iter().enumerate() {
             let y = tl.yardstick(j).unwrap();
-            prop_assert_eq!((y.passed, y.blocked, y.keys), (r.passed, r.blocked, r.keys));
-            prop_assert_eq!(&y.histogram_10s, &r.histogram_10s);
-            prop_assert_eq!(y.longest_wait_ms, r.longest_wait_ms);
+            prop_assert_eq!((y.passed, y.blocked, y.keys), (r.yardstick.passed, r.yardstick.blocked, r.yardstick.keys));
+            prop_assert_eq!(&y.histogram_10s, &r.yardstick.histogram_10s);
+            prop_assert_eq!(y.longest_wait_ms, r.yardstick.longest_wait_ms);
             for i in tl.retained() {
                 let o = tl.outcome(j, i).unwrap();
                 prop_assert_eq!(o.allowed, r.allowed[i as usize]);

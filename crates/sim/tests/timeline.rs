@@ -140,7 +140,7 @@ fn yardstick_until_is_the_run_of_the_prefix() {
         for (lane, expected) in report.results.iter().enumerate() {
             assert_eq!(
                 tl.yardstick_until(lane, t).unwrap(),
-                expected.yardstick(),
+                expected.yardstick,
                 "{} until {t}",
                 expected.id
             );
@@ -230,7 +230,7 @@ fn compaction_keeps_the_totals() {
     for (lane, r) in report.results.iter().enumerate() {
         // 400 retained requests span far more than one 2 s window, so even the window
         // maxima are exact.
-        assert_eq!(tl.yardstick(lane).unwrap(), r.yardstick(), "{}", r.id);
+        assert_eq!(tl.yardstick(lane).unwrap(), r.yardstick, "{}", r.id);
     }
     // Looking back within the retained history still matches a fresh run.
     let earliest = tl.earliest_time();
@@ -254,7 +254,7 @@ fn compaction_keeps_the_totals() {
         for (lane, r) in expected.results.iter().enumerate() {
             assert_eq!(
                 tl.yardstick_until(lane, t).unwrap(),
-                r.yardstick(),
+                r.yardstick,
                 "{} until {t}",
                 r.id
             );
@@ -361,7 +361,7 @@ fn the_busiest_window_is_located() {
         let lane = config.lanes.iter().position(|l| l.id == id).unwrap();
         let y = tl.yardstick(lane).unwrap();
         let r = &report.results[lane];
-        assert_eq!(y, r.yardstick(), "{id}");
+        assert_eq!(y, r.yardstick, "{id}");
         let busiest = tl.busiest_window_until(lane, u64::MAX).unwrap();
         (y.max_in_window, y.max_in_window_end, busiest)
     };

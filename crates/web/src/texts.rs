@@ -154,9 +154,9 @@ mod tests {
         let report = run(&golden).unwrap();
         let lane = |id: &str| report.results.iter().find(|r| r.id == id).unwrap();
         // "it lets 9 through in 10 s with a limit of 5"
-        assert_eq!(lane("fixed_window").max_in_window, 9);
+        assert_eq!(lane("fixed_window").yardstick.max_in_window, 9);
         // "one request waits 9.8 s"
-        assert_eq!(lane("leaky_queue").longest_wait_ms, 9_800);
+        assert_eq!(lane("leaky_queue").yardstick.longest_wait_ms, 9_800);
         // "the golden stream plus a request at 11.0 s: exact allows, f64 denies"
         let out = simulate_json(
             r#"{"requests": [2000, 7000, 8000, 9000, 9500, 9800, 10100, 10400, 10700, 11000],
@@ -188,7 +188,7 @@ mod tests {
         )
         .unwrap();
         let r = run(&lab_b).unwrap();
-        assert_eq!(r.results[1].passed, 100);
-        assert!(r.results[0].passed > 200);
+        assert_eq!(r.results[1].yardstick.passed, 100);
+        assert!(r.results[0].yardstick.passed > 200);
     }
 }

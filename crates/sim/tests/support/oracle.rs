@@ -442,7 +442,7 @@ pub fn check_json(text: &str) -> Result<(), String> {
                 if r.allowed.len() != config.stream.len() || r.waits.len() != r.allowed.len() {
                     return Err(format!("{}: a decision per request is missing", r.id));
                 }
-                if r.passed + r.blocked != config.stream.len() as u64 {
+                if r.yardstick.passed + r.yardstick.blocked != config.stream.len() as u64 {
                     return Err(format!("{}: passed + blocked ≠ requests", r.id));
                 }
             }
