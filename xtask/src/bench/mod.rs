@@ -1,0 +1,270 @@
+//! `cargo xtask bench`: every benchmark in one run, written up as one Markdown table.
+//!
+//! Parts, in order (each can be skipped, none asserts a time):
+//! - **native**: `cargo bench -p ratelab-bench --bench check` (criterion): `check`
+//!   per limiter on 300 clients × 10 min of seeded Poisson traffic, and governor's
+//!   GCRA on the same stream in the same run; ns per decision from criterion's
+//!   median estimate, ratio to governor.
+//! - **browser**: crates/bench compiled to wasm exactly as Trunk ships the
+//!   playground (`--release`, wasm-bindgen, `wasm-opt -Oz`), and the plain
+//!   JavaScript limiters of `crates/bench/browser/reference.mjs`, timed side by
+//!   side in one headless Chromium page; then lab D's sweep.
+//! - **size**: `trunk build --release` into a private dist, sized by the same code
+//!   as `cargo xtask test`'s budget step.
+//! - **frames**: time per animation frame of that build with six lanes playing the
+//!   2x-rate scenario at 16x (reported as pending when the UI cannot do that yet).
+//!
+//! The table goes to `bench-results/latest.md` (and the browser's raw samples to
+//! `bench-results/browser.json`); `--readme` also replaces the block between the
+//! `<!-- bench:begin -->` and `<!-- bench:end -->` markers in README.md.
+//!
+//! One module per part, each running its part and parsing what it printed into a
+//! plain struct: [`machine`] (what the numbers were measured on), [`native`],
+//! [`browser`], [`size`], [`frames`]; [`report`] turns those structs into the table.
+//! A new part is a module with a `run` function and a struct, a field in
+//! [`Results`], an arm in [`bench`] and a section in [`report`].
+
+mod browser;
+mod frames;
+mod machine;
+mod native;
+mod report;
+mod size;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use crate::setup::{self, Browsers};
+use crate::test::BundleFile;
+use crate::util::{self, Ctx, Result};
+
+/// The parts of a run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Part {
+    Native,
+    Browser,
+    Size,
+    Frames,
+}
+
+impl Part {
+    pub const ALL: [Part; 4] = [Part::Native, Part::Browser, Part::Size, Part::Frames];
+
+    fn name(self) -> &'static str {
+        match self {
+            Part::Native => "native",
+            Part::Browser => "browser",
+            Part::Size => "size",
+            Part::Frames => "frames",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Part> {
+        Part::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown part `{s}`; parts are: {}",
+                    Part::ALL.map(Part::name).join(", ")
+                )
+            })
+    }
+}
+
+pub struct Options {
+    pub parts: Vec<Part>,
+    /// Shorter criterion runs and fewer browser rounds, for trying the pipeline.
+    pub quick: bool,
+    /// Replace the Benchmarks block of README.md with the table.
+    pub readme: bool,
+    /// The query string that sets up the frame-cost view (default in frames.mjs).
+    pub frame_query: Option<String>,
+}
+
+pub const USAGE: &str = "\
+bench options:
+  --only PART[,PART]    run only these parts: native, browser, size, frames
+  --skip PART[,PART]    run all parts but these
+  --quick               shorter runs (to try the pipeline; numbers are noisier)
+  --readme              also paste the table into README.md's Benchmarks section
+  --frame-query QUERY   the playground query for the frame-cost part
+                        (default ?scenario=2x-rate&limiters=<six>&speed=16)
+";
+
+pub fn parse_options(rest: &[String]) -> Result<Options> {
+    let mut opts = Options {
+        parts: Part::ALL.to_vec(),
+        quick: false,
+        readme: false,
+        frame_query: None,
+    };
+    let list = |v: Option<&String>, flag: &str| -> Result<Vec<Part>> {
+        let v = v.ok_or_else(|| format!("{flag} needs a list of parts"))?;
+        v.split(',').map(|s| Part::parse(s.trim())).collect()
+    };
+    let mut it = rest.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--only" => {
+                let only = list(it.next(), "--only")?;
+                opts.parts.retain(|p| only.contains(p));
+            }
+            "--skip" => {
+                let skip = list(it.next(), "--skip")?;
+                opts.parts.retain(|p| !skip.contains(p));
+            }
+            "--quick" => opts.quick = true,
+            "--readme" => opts.readme = true,
+            "--frame-query" => {
+                let q = it.next().ok_or("--frame-query needs a query string")?;
+                opts.frame_query = Some(q.clone());
+            }
+            a => return Err(format!("unexpected argument `{a}`\n\n{USAGE}")),
+        }
+    }
+    if opts.parts.is_empty() {
+        return Err("no parts left to run".into());
+    }
+    Ok(opts)
+}
+
+/// Everything one run measured; `None` where a part was skipped.
+#[derive(Default)]
+struct Results {
+    machine: machine::Machine,
+    native: Option<native::Native>,
+    browser: Option<browser::Browser>,
+    size: Option<std::result::Result<Vec<BundleFile>, String>>,
+    frames: Option<frames::Frames>,
+    load_before: String,
+    load_after: String,
+    quick: bool,
+}
+
+pub fn bench(ctx: &Ctx, opts: &Options) -> Result {
+    let needs_browser = opts
+        .parts
+        .iter()
+        .any(|p| matches!(p, Part::Browser | Part::Frames));
+    let tools = setup::setup(
+        ctx,
+        if needs_browser {
+            Browsers::Required
+        } else {
+            Browsers::Optional
+        },
+    )?;
+    let chromium = tools.chromium.clone();
+    let target = target_dir(ctx);
+    let work = target.join("ratelab-bench");
+    std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
+    let out_dir = ctx.root.join("bench-results");
+    std::fs::create_dir_all(&out_dir)
+        .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
+
+    let started = Instant::now();
+    let mut r = Results {
+        machine: machine::Machine::detect(ctx, chromium.as_deref()),
+        load_before: machine::load_average(),
+        quick: opts.quick,
+        ..Results::default()
+    };
+    for &part in &opts.parts {
+        util::heading(&format!("bench: {}", part.name()));
+        match part {
+            Part::Native => r.native = Some(native::run(ctx, &work, opts.quick)?),
+            Part::Browser => {
+                let chromium = chromium
+                    .as_deref()
+                    .ok_or("no chromium (cargo xtask setup)")?;
+                r.browser = Some(browser::run(
+                    ctx, &target, &work, &out_dir, chromium, opts.quick,
+                )?);
+            }
+            Part::Size => r.size = Some(size::run(ctx, &work)),
+            Part::Frames => {
+                let chromium = chromium
+                    .as_deref()
+                    .ok_or("no chromium (cargo xtask setup)")?;
+                r.frames = Some(frames::run(
+                    ctx,
+                    &work,
+                    chromium,
+                    opts.frame_query.as_deref(),
+                )?);
+            }
+        }
+    }
+    r.load_after = machine::load_average();
+
+    let table = report::markdown(&r);
+    let latest = out_dir.join("latest.md");
+    std::fs::write(&latest, &table)
+        .map_err(|e| format!("cannot write {}: {e}", latest.display()))?;
+    util::heading(&format!(
+        "bench: done in {:.0} s, written to {}",
+        started.elapsed().as_secs_f64(),
+        latest.display()
+    ));
+    println!("{table}");
+    if opts.readme {
+        report::paste_into_readme(&ctx.root.join("README.md"), &table)?;
+        println!("README.md: the Benchmarks block is updated");
+    }
+    Ok(())
+}
+
+/// Where cargo puts its output: `$CARGO_TARGET_DIR`, else `target/`.
+fn target_dir(ctx: &Ctx) -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(d) if Path::new(&d).is_absolute() => PathBuf::from(d),
+        Some(d) => ctx.root.join(d),
+        None => ctx.root.join("target"),
+    }
+}
+
+/// Runs `cmd`, echoing its standard output as it comes, and returns that output.
+fn run_tee(cmd: &mut Command) -> Result<String> {
+    let shown = util::show(cmd);
+    println!("{}", util::paint("1", &format!("$ {shown}")));
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("could not start `{shown}`: {e}"))?;
+    let mut captured = String::new();
+    if let Some(out) = child.stdout.take() {
+        for line in BufReader::new(out).lines() {
+            let line = line.map_err(|e| format!("reading from `{shown}`: {e}"))?;
+            println!("{line}");
+            captured.push_str(&line);
+            captured.push('\n');
+        }
+    }
+    let status = child
+        .wait()
+        .map_err(|e| format!("waiting for `{shown}`: {e}"))?;
+    if status.success() {
+        Ok(captured)
+    } else {
+        Err(format!("`{shown}` failed ({status})"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options() {
+        let o = parse_options(&["--only".into(), "native,size".into(), "--quick".into()]).unwrap();
+        assert_eq!(o.parts, vec![Part::Native, Part::Size]);
+        assert!(o.quick && !o.readme);
+        assert!(parse_options(&["--only".into(), "gpu".into()]).is_err());
+        assert!(parse_options(&["--skip".into(), "native,browser,size,frames".into()]).is_err());
+    }
+}

@@ -1,0 +1,364 @@
+//! The report: every part's results as one Markdown text (the README's benchmark
+//! block), one section per part, each saying what was measured, how, and the target.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::browser::{self, Browser};
+use super::frames::{self, Frames};
+use super::native::{self, Native};
+use super::Results;
+use crate::test::{self, BundleFile};
+use crate::util::{self, Result};
+
+const README_BEGIN: &str = "<!-- bench:begin -->";
+const README_END: &str = "<!-- bench:end -->";
+
+fn mark(ok: bool) -> &'static str {
+    if ok {
+        "✅ met"
+    } else {
+        "❌ missed"
+    }
+}
+
+/// `1234567` → `1 234 567` (the README's style).
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn count(s: &str) -> String {
+    s.parse::<u64>()
+        .map(thousands)
+        .unwrap_or_else(|_| s.to_owned())
+}
+
+/// The whole table: the machine, then each part that ran, in the parts' order.
+pub(super) fn markdown(r: &Results) -> String {
+    let m = &r.machine;
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "Measured by `cargo xtask bench`{} at commit {} on {}, {} cores; {}; Chromium {}; Node.js {}.",
+        if r.quick {
+            " --quick (short runs: rough numbers)"
+        } else {
+            ""
+        },
+        m.commit,
+        m.cpu,
+        m.cores,
+        m.rustc,
+        m.chromium
+            .trim_start_matches("Chromium ")
+            .split(' ')
+            .next()
+            .unwrap_or("?"),
+        m.node
+    );
+    let _ = writeln!(
+        t,
+        "The machine is shared: other engineers compile on the same 2 cores (load average \
+         {} at the start, {} at the end), so absolute times move between runs by 10–30 %; \
+         every number is a median, and each ratio compares two medians from the same run.",
+        r.load_before, r.load_after
+    );
+    if let Some(n) = &r.native {
+        native_section(&mut t, n);
+    }
+    if let Some(b) = &r.browser {
+        browser_section(&mut t, b);
+    }
+    if let Some(size) = &r.size {
+        size_section(&mut t, size);
+    }
+    if let Some(f) = &r.frames {
+        frames_section(&mut t, f);
+    }
+    t
+}
+
+fn native_section(t: &mut String, n: &Native) {
+    let _ = writeln!(
+        t,
+        "\n**`check` per limiter, native** (criterion, `--profile bench`: opt-level 3, LTO). \
+        One pass = {} requests: 300 clients × 10 min of seeded Poisson traffic at 100/min, \
+        one fresh limiter per client, the whole `Decision` kept. Yardstick: governor 0.10's \
+        GCRA, 100/min burst 100, one limiter per client on a fake clock advanced to each \
+        request (same decisions as ours, tested), measured again just before each limiter; \
+        the ratio is to that neighbour. Targets: each O(1) limiter ≤ {}× governor's time per \
+        check (goal {}×), the sliding logs ≤ {}×.\n",
+        thousands(n.decisions),
+        native::TARGET_RATIO,
+        native::GOAL_RATIO,
+        native::LOG_TARGET_RATIO,
+    );
+    let _ = writeln!(
+        t,
+        "| limiter | ns / check | governor ns / check (neighbour) | × governor | target | allowed |"
+    );
+    let _ = writeln!(t, "|---|---:|---:|---:|---|---:|");
+    for row in &n.rows {
+        let ratio = row.ns / row.governor_ns;
+        let target = row.target_ratio();
+        let _ = writeln!(
+            t,
+            "| {} | {:.1} | {:.1} | {:.2}× | ≤ {}×: {} | {} |",
+            row.id,
+            row.ns,
+            row.governor_ns,
+            ratio,
+            target,
+            mark(ratio <= target),
+            row.allowed.map_or("?".into(), thousands)
+        );
+    }
+    let _ = writeln!(
+        t,
+        "| *governor GCRA* (median of its {} runs) | | {:.1} | 1× | | {} |",
+        n.rows.len(),
+        n.governor_ns,
+        n.governor_allowed.map_or("?".into(), thousands)
+    );
+}
+
+fn browser_section(t: &mut String, b: &Browser) {
+    let per = |ms: f64| ms * 1e6 / b.decisions.max(1) as f64;
+    let _ = writeln!(
+        t,
+        "\n**wasm against plain JavaScript, headless Chromium {}** (one page; \
+        the same {} requests through the engine compiled as the playground ships it \
+        — release profile, opt-level \"z\", `wasm-opt -Oz` — and through the JavaScript \
+        closures of `crates/bench/browser/reference.mjs`; median of {} alternating rounds \
+        after a warm-up round; `performance.now()`{}). Target: wasm ≥ {}× faster.\n",
+        b.version,
+        thousands(b.decisions),
+        b.rounds,
+        if b.isolated {
+            " at 5 µs resolution (cross-origin isolated)"
+        } else {
+            " at 100 µs resolution"
+        },
+        browser::TARGET_SPEEDUP,
+    );
+    let _ = writeln!(
+        t,
+        "| limiter | wasm ms | JS ms | wasm ns / check | JS ns / check | JS ÷ wasm | target ≥ {}× | allowed wasm / JS |",
+        browser::TARGET_SPEEDUP
+    );
+    let _ = writeln!(t, "|---|---:|---:|---:|---:|---:|---|---|");
+    for row in &b.rows {
+        let speedup = row.js_ms / row.wasm_ms;
+        let _ = writeln!(
+            t,
+            "| {} | {:.2} | {:.2} | {:.1} | {:.1} | {:.2}× | {} | {} / {} |",
+            row.id,
+            row.wasm_ms,
+            row.js_ms,
+            per(row.wasm_ms),
+            per(row.js_ms),
+            speedup,
+            mark(speedup >= browser::TARGET_SPEEDUP),
+            count(&row.wasm_allowed),
+            count(&row.js_allowed)
+        );
+    }
+    if let Some(s) = &b.sweep {
+        let _ = writeln!(
+            t,
+            "\n**Lab D's sweep in the browser** (six load levels, 300 clients × 10 min each, \
+            traffic generated in wasm, sliding log and sliding window counter per client; same wasm build).\n"
+        );
+        let _ = writeln!(
+            t,
+            "| requests | median of {} | first run | target < 1 s |",
+            s.runs
+        );
+        let _ = writeln!(t, "|---:|---:|---:|---|");
+        let _ = writeln!(
+            t,
+            "| {} | {:.0} ms | {:.0} ms | {} |",
+            thousands(s.requests),
+            s.median_ms,
+            s.first_ms,
+            mark(s.median_ms < browser::SWEEP_TARGET_MS && s.first_ms < browser::SWEEP_TARGET_MS)
+        );
+    }
+}
+
+fn size_section(t: &mut String, size: &std::result::Result<Vec<BundleFile>, String>) {
+    let _ = writeln!(
+        t,
+        "\n**Bundle** (`trunk build --release`, wasm + JS + CSS, `gzip -9`; the budget `cargo xtask test` enforces).\n"
+    );
+    let files = match size {
+        Ok(files) => files,
+        Err(e) => {
+            let _ = writeln!(t, "Not measured: {e}");
+            return;
+        }
+    };
+    let _ = writeln!(t, "| file | raw | gzip |");
+    let _ = writeln!(t, "|---|---:|---:|");
+    let (mut raw, mut gz) = (0, 0);
+    for f in files {
+        raw += f.raw;
+        gz += f.gzip;
+        let _ = writeln!(
+            t,
+            "| {} | {} | {} |",
+            f.name,
+            test::kb(f.raw),
+            test::kb(f.gzip)
+        );
+    }
+    let _ = writeln!(
+        t,
+        "| **total** (target {} gzipped: {}; enforced budget {}: {}) | {} | {} |",
+        test::kb(test::BUNDLE_TARGET_GZIP),
+        mark(gz <= test::BUNDLE_TARGET_GZIP),
+        test::kb(test::BUNDLE_BUDGET_GZIP),
+        mark(gz <= test::BUNDLE_BUDGET_GZIP),
+        test::kb(raw),
+        test::kb(gz)
+    );
+}
+
+fn frames_section(t: &mut String, f: &Frames) {
+    let _ = writeln!(
+        t,
+        "\n**Frame cost** (the release build above; six lanes, 2x-rate scenario, speed 16x, \
+        headless Chromium without GPU; after pressing play, every frame while the virtual clock moves: \
+        main-thread work per frame = from the frame's start to a message posted from \
+        `requestAnimationFrame`, which runs after its scripts, style, layout and paint). \
+        Target: p95 < {} ms.\n",
+        frames::TARGET_P95_MS
+    );
+    let _ = writeln!(
+        t,
+        "| view | work median | work p95 | target p95 < {} ms | frames (clock) | rAF delta median / p95 | dropped | long tasks (longest) |",
+        frames::TARGET_P95_MS
+    );
+    let _ = writeln!(t, "|---|---:|---:|---|---|---:|---:|---:|");
+    match f {
+        Frames::Measured {
+            work_median_ms,
+            work_p95_ms,
+            frames,
+            long_tasks,
+            longest_ms,
+            delta_median_ms,
+            delta_p95_ms,
+            dropped,
+            clock,
+            url,
+        } => {
+            let _ = writeln!(
+                t,
+                "| `{url}` | {work_median_ms:.1} ms | {work_p95_ms:.1} ms | {} | {frames} ({clock}) | {delta_median_ms:.1} / {delta_p95_ms:.1} ms | {dropped} | {long_tasks} ({longest_ms:.0} ms) |",
+                mark(*work_p95_ms < frames::TARGET_P95_MS)
+            );
+        }
+        Frames::Pending(why) => {
+            let _ = writeln!(
+                t,
+                "| six lanes, 2x-rate, 16x | – | – | ⏳ pending: {why} | – | – | – | – |"
+            );
+        }
+    }
+}
+
+/// Replaces what lies between the README's bench markers with `table`.
+pub(super) fn paste_into_readme(readme: &Path, table: &str) -> Result {
+    let text = util::read(readme)?;
+    let (Some(begin), Some(end)) = (text.find(README_BEGIN), text.find(README_END)) else {
+        return Err(format!(
+            "README.md has no `{README_BEGIN}` … `{README_END}` block to replace"
+        ));
+    };
+    if end < begin {
+        return Err("README.md's bench markers are in the wrong order".into());
+    }
+    let mut out = String::with_capacity(text.len() + table.len());
+    out.push_str(&text[..begin + README_BEGIN.len()]);
+    out.push('\n');
+    out.push_str(table.trim_end());
+    out.push('\n');
+    out.push_str(&text[end..]);
+    std::fs::write(readme, out).map_err(|e| format!("cannot write {}: {e}", readme.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_marks_pending_steps_instead_of_inventing_numbers() {
+        let r = Results {
+            frames: Some(Frames::Pending("the UI has no lanes yet".into())),
+            ..Results::default()
+        };
+        let t = markdown(&r);
+        assert!(t.contains("⏳ pending: the UI has no lanes yet"), "{t}");
+        assert_eq!(thousands(2_893_334), "2 893 334");
+        assert_eq!(thousands(300), "300");
+    }
+
+    #[test]
+    fn the_logs_are_held_to_their_own_target() {
+        let row = |id: &str, ns: f64| native::NativeRow {
+            id: id.into(),
+            ns,
+            governor_ns: 6.0,
+            allowed: Some(1),
+        };
+        let n = Native {
+            decisions: 300_947,
+            rows: vec![row("gcra", 1.8), row("sliding_log", 8.4), row("nginx", 3.0)],
+            governor_ns: 6.0,
+            governor_allowed: Some(1),
+        };
+        let mut t = String::new();
+        native_section(&mut t, &n);
+        assert!(
+            t.contains("| gcra | 1.8 | 6.0 | 0.30× | ≤ 0.35×: ✅ met |"),
+            "{t}"
+        );
+        assert!(
+            t.contains("| sliding_log | 8.4 | 6.0 | 1.40× | ≤ 1.5×: ✅ met |"),
+            "{t}"
+        );
+        assert!(
+            t.contains("| nginx | 3.0 | 6.0 | 0.50× | ≤ 0.35×: ❌ missed |"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn the_readme_block_is_replaced_and_nothing_else() {
+        let dir = std::env::temp_dir().join(format!("xtask-bench-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let readme = dir.join("README.md");
+        std::fs::write(
+            &readme,
+            format!("# x\n{README_BEGIN}\nold\n{README_END}\ntail\n"),
+        )
+        .unwrap();
+        paste_into_readme(&readme, "| new |\n").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&readme).unwrap(),
+            format!("# x\n{README_BEGIN}\n| new |\n{README_END}\ntail\n")
+        );
+        std::fs::write(&readme, "no markers").unwrap();
+        assert!(paste_into_readme(&readme, "x").is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
