@@ -51,6 +51,7 @@ mod error;
 mod json;
 mod run;
 pub mod scenario;
+pub mod service;
 pub mod share;
 mod stream;
 pub mod sweep;

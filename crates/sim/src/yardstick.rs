@@ -60,7 +60,7 @@ pub struct Yardstick {
 }
 
 /// A point on the clock that can fall out of a window.
-trait Point: Copy + Ord {
+pub(crate) trait Point: Copy + Ord {
     /// Whether `self` is outside `(now − w, now]`, i.e. `self + w ≤ now`.
     fn expired(self, now: Self, w: u64) -> bool;
 }
@@ -85,7 +85,7 @@ impl Point for Ms {
 
 /// The allowed traffic of one key inside a sliding window, and its running sum.
 #[derive(Clone, Debug)]
-struct Slide<P> {
+pub(crate) struct Slide<P> {
     /// `(global request index, point, cost)`, oldest first.
     q: VecDeque<(u64, P, u32)>,
     sum: u64,
@@ -103,7 +103,7 @@ impl<P> Default for Slide<P> {
 impl<P: Point> Slide<P> {
     /// Adds an allowed request at `p` and returns the sum inside `(p − w, p]`.
     #[inline]
-    fn push(&mut self, index: u64, p: P, cost: u32, w: u64) -> u64 {
+    pub(crate) fn push(&mut self, index: u64, p: P, cost: u32, w: u64) -> u64 {
         // Points arrive in order (arrivals are sorted; departures of the leaky queue
         // and nginx are monotone per key, see the crate docs). Clamping keeps the
         // window correct-by-construction should that ever not hold.
@@ -121,6 +121,11 @@ impl<P: Point> Slide<P> {
         self.q.push_back((index, p, cost));
         self.sum += cost as u64;
         self.sum
+    }
+
+    /// How many points it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.q.len()
     }
 
     /// Forgets points of requests before `index` (compaction in the timeline).

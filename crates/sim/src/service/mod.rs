@@ -1,0 +1,94 @@
+//! The service around the limiter: clients that retry, keys, several instances, a
+//! shared store that fails, stacked limits. Plain Rust, seeded, exact integer time,
+//! driving ratelab-core's limiters through [`ratelab_core::Keyed`].
+//!
+//! A [`ServiceSpec`] describes one service: its [routes](Route) (each with a cost),
+//! its [clients](ClientSpec) (each a key with its own [demand](Demand), route mix and
+//! [retry policy](RetryPolicy)), its [limits](LimitSpec) (stacked: all must pass;
+//! each counts by a [key](KeyMode)), `instances` behind a [balancer](Balancing)
+//! with a [local or shared store](Store), and [outages](Span) of the shared store
+//! with a [policy](OnOutage). [`run_service`] runs it: every first try and every
+//! retry, in time order, decided exactly; a retry is a new attempt linked to its
+//! request's first try ([`Attempt::original`]) and to the attempt it follows
+//! ([`Attempt::retry`]). The [`ServiceYardstick`] says what the clients asked for
+//! and what the service did with it: demand against offered load, goodput,
+//! per-client shares and 429 rates, waits and end-to-end latency, refusals per
+//! second, and the windows' maxima per client and overall.
+//!
+//! ```
+//! use ratelab_core::Algorithm;
+//! use ratelab_sim::service::*;
+//! use ratelab_sim::LaneSpec;
+//!
+//! // One client at 40 per second against 10 per second, on three instances that
+//! // each count in their own memory: the service really allows 30 per second.
+//! let limit = LimitSpec::new(LaneSpec::simple(Algorithm::SlidingLog, 10, 1000), KeyMode::Client);
+//! let demand = Demand::Poisson { rate: 40, per_ms: 1000, from_ms: 0, until_ms: None };
+//! let local = ServiceSpec {
+//!     instances: 3,
+//!     store: Store::Local,
+//!     ..ServiceSpec::new("local", vec![ClientSpec::new("c", demand)], vec![limit], 30_000)
+//! };
+//! let report = run_service(&local, "")?;
+//! assert_eq!(report.yardstick.max_in_1s, 30);
+//! let shared = ServiceSpec { store: Store::Shared, ..local };
+//! assert_eq!(run_service(&shared, "")?.yardstick.max_in_1s, 10);
+//! # Ok::<(), ratelab_sim::SimError>(())
+//! ```
+//!
+//! The scenarios of the registry are [`service_scenario`]'s.
+
+mod demand;
+mod engine;
+mod metrics;
+mod retry;
+mod scenarios;
+mod spec;
+
+pub use engine::{run_service, Attempt, Decider, ServiceReport};
+pub use metrics::{
+    ClientStats, DeniedBy, Goodput, InstanceStats, PerSecond, Percentiles, RouteStats,
+    ServiceYardstick, PER_SECOND_MAX_BUCKETS,
+};
+pub use scenarios::{
+    service_scenario, service_scenario_info, ServiceScenarioInfo, SERVICE_SCENARIOS,
+};
+pub use spec::{
+    Backoff, Balancing, ClientSpec, Demand, KeyMode, LimitSpec, OnOutage, RetryPolicy, Route,
+    ServiceSpec, Span, Store, MAX_ATTEMPTS, MAX_CLIENTS, MAX_DEMAND_PARTS, MAX_INSTANCES,
+    MAX_LIMITS, MAX_OUTAGES, MAX_ROUTES,
+};
+
+use crate::error::SimError;
+
+/// The most services (variants) one run compares.
+pub const MAX_SERVICES: usize = 8;
+
+/// Runs every service of a comparison; errors name `services[i]`.
+pub fn run_services(specs: &[ServiceSpec]) -> Result<Vec<ServiceReport>, SimError> {
+    if specs.is_empty() {
+        return Err(SimError::at("services", "must not be empty"));
+    }
+    if specs.len() > MAX_SERVICES {
+        return Err(SimError::at(
+            "services",
+            format_args!(
+                "{} services is too many (at most {MAX_SERVICES})",
+                specs.len()
+            ),
+        ));
+    }
+    for (i, s) in specs.iter().enumerate() {
+        if specs[..i].iter().any(|o| o.id == s.id) {
+            return Err(SimError::at(
+                &format!("services[{i}].id"),
+                format_args!("duplicate id \"{}\"", s.id),
+            ));
+        }
+    }
+    specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| run_service(s, &format!("services[{i}]")))
+        .collect()
+}
