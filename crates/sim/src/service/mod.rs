@@ -66,18 +66,7 @@ pub const MAX_SERVICES: usize = 8;
 
 /// Runs every service of a comparison; errors name `services[i]`.
 pub fn run_services(specs: &[ServiceSpec]) -> Result<Vec<ServiceReport>, SimError> {
-    if specs.is_empty() {
-        return Err(SimError::at("services", "must not be empty"));
-    }
-    if specs.len() > MAX_SERVICES {
-        return Err(SimError::at(
-            "services",
-            format_args!(
-                "{} services is too many (at most {MAX_SERVICES})",
-                specs.len()
-            ),
-        ));
-    }
+    spec::how_many(specs.len(), MAX_SERVICES, "services", "services")?;
     for (i, s) in specs.iter().enumerate() {
         if specs[..i].iter().any(|o| o.id == s.id) {
             return Err(SimError::at(

@@ -391,18 +391,7 @@ impl ServiceSpec {
     pub fn validate(&self, path: &str) -> Result<(), SimError> {
         let at = |f: &str| join(path, f);
         label(&self.id, &at("id"))?;
-        if self.routes.is_empty() {
-            return Err(SimError::at(&at("routes"), "must not be empty"));
-        }
-        if self.routes.len() > MAX_ROUTES {
-            return Err(SimError::at(
-                &at("routes"),
-                format_args!(
-                    "{} routes is too many (at most {MAX_ROUTES})",
-                    self.routes.len()
-                ),
-            ));
-        }
+        how_many(self.routes.len(), MAX_ROUTES, &at("routes"), "routes")?;
         for (i, r) in self.routes.iter().enumerate() {
             let p = at(&format!("routes[{i}]"));
             label(&r.name, &join(&p, "name"))?;
@@ -416,18 +405,7 @@ impl ServiceSpec {
                 return Err(SimError::at(&join(&p, "cost"), "must be > 0"));
             }
         }
-        if self.clients.is_empty() {
-            return Err(SimError::at(&at("clients"), "must not be empty"));
-        }
-        if self.clients.len() > MAX_CLIENTS {
-            return Err(SimError::at(
-                &at("clients"),
-                format_args!(
-                    "{} clients is too many (at most {MAX_CLIENTS})",
-                    self.clients.len()
-                ),
-            ));
-        }
+        how_many(self.clients.len(), MAX_CLIENTS, &at("clients"), "clients")?;
         positive(self.duration_ms, &at("duration_ms"))?;
         at_most(self.duration_ms, MAX_PERIOD_MS, &at("duration_ms"))?;
         let mut demand: u128 = 0;
@@ -443,18 +421,7 @@ impl ServiceSpec {
                 ),
             ));
         }
-        if self.limits.is_empty() {
-            return Err(SimError::at(&at("limits"), "must not be empty"));
-        }
-        if self.limits.len() > MAX_LIMITS {
-            return Err(SimError::at(
-                &at("limits"),
-                format_args!(
-                    "{} limits is too many (at most {MAX_LIMITS})",
-                    self.limits.len()
-                ),
-            ));
-        }
+        how_many(self.limits.len(), MAX_LIMITS, &at("limits"), "limits")?;
         for (i, l) in self.limits.iter().enumerate() {
             let p = at(&format!("limits[{i}]"));
             if self.limits[..i].iter().any(|o| o.lane.id == l.lane.id) {
@@ -474,14 +441,8 @@ impl ServiceSpec {
                 format_args!("{} is too many (at most {MAX_INSTANCES})", self.instances),
             ));
         }
-        if self.outages.len() > MAX_OUTAGES {
-            return Err(SimError::at(
-                &at("outages"),
-                format_args!(
-                    "{} spans is too many (at most {MAX_OUTAGES})",
-                    self.outages.len()
-                ),
-            ));
+        if !self.outages.is_empty() {
+            how_many(self.outages.len(), MAX_OUTAGES, &at("outages"), "spans")?;
         }
         if !self.outages.is_empty() && self.store == Store::Local {
             return Err(SimError::at(
@@ -537,18 +498,12 @@ impl ServiceSpec {
                 format_args!("duplicate client \"{}\"", c.name),
             ));
         }
-        if c.demand.is_empty() {
-            return Err(SimError::at(&join(p, "demand"), "must not be empty"));
-        }
-        if c.demand.len() > MAX_DEMAND_PARTS {
-            return Err(SimError::at(
-                &join(p, "demand"),
-                format_args!(
-                    "{} parts is too many (at most {MAX_DEMAND_PARTS})",
-                    c.demand.len()
-                ),
-            ));
-        }
+        how_many(
+            c.demand.len(),
+            MAX_DEMAND_PARTS,
+            &join(p, "demand"),
+            "parts",
+        )?;
         let mut count = 0u128;
         for (j, d) in c.demand.iter().enumerate() {
             count += self.validate_demand(d, &join(p, &format!("demand[{j}]")))?;
@@ -722,6 +677,20 @@ pub(crate) fn join(path: &str, field: &str) -> String {
     } else {
         format!("{path}.{field}")
     }
+}
+
+/// At least one and at most `max` `noun`.
+pub(crate) fn how_many(n: usize, max: usize, path: &str, noun: &str) -> Result<(), SimError> {
+    if n == 0 {
+        return Err(SimError::at(path, "must not be empty"));
+    }
+    if n > max {
+        return Err(SimError::at(
+            path,
+            format_args!("{n} {noun} is too many (at most {max})"),
+        ));
+    }
+    Ok(())
 }
 
 fn positive(v: u64, path: &str) -> Result<(), SimError> {
