@@ -15,6 +15,9 @@ const TRUNK_VERSION: &str = "0.21.14";
 /// Installed only when no geckodriver is found; any working geckodriver will do.
 const GECKODRIVER_VERSION: &str = "0.37.1";
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
+/// A target without `std` (Cortex-M4F): the test command builds `ratelab-core` for
+/// it, which proves the core is `no_std` (wasm32-unknown-unknown has a std).
+pub const NO_STD_TARGET: &str = "thumbv7em-none-eabihf";
 /// Debian's package names for what the browser tests drive.
 const APT_BROWSERS: [&str; 3] = ["chromium", "chromium-driver", "firefox-esr"];
 
@@ -73,15 +76,16 @@ fn rust_target(ctx: &Ctx) -> Result {
         .args(["target", "list", "--installed"])
         .output()
         .map_err(|e| format!("cannot run rustup: {e}"))?;
-    if String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .any(|l| l.trim() == WASM_TARGET)
-    {
-        found("rust target", WASM_TARGET);
-        return Ok(());
+    let installed = String::from_utf8_lossy(&out.stdout);
+    for target in [WASM_TARGET, NO_STD_TARGET] {
+        if installed.lines().any(|l| l.trim() == target) {
+            found("rust target", target);
+        } else {
+            installing("rust target", target);
+            run(ctx.cmd("rustup").args(["target", "add", target]))?;
+        }
     }
-    installing("rust target", WASM_TARGET);
-    run(ctx.cmd("rustup").args(["target", "add", WASM_TARGET]))
+    Ok(())
 }
 
 /// Trunk runs cargo with `--offline` (Trunk.toml's `offline = true`), so every crate

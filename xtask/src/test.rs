@@ -73,7 +73,9 @@ impl Step {
     fn describe(self) -> &'static str {
         match self {
             Step::Fmt => "cargo fmt --check",
-            Step::Clippy => "clippy, native and wasm32, -D warnings",
+            Step::Clippy => {
+                "clippy, native and wasm32, -D warnings; ratelab-core built without std"
+            }
             Step::Native => "native tests (cargo test --workspace)",
             Step::Wasm => "wasm-bindgen tests in headless browsers",
             Step::Build => "trunk build --release (wasm-opt -Oz)",
@@ -175,7 +177,15 @@ fn run_step(ctx: &Ctx, tools: &Tools, opts: &Options, step: Step) -> Result {
                     "warnings",
                 ]))?;
             }
-            Ok(())
+            // The core promises `no_std` + `alloc`: build it for a target that has
+            // no std at all, so a stray `std::` cannot slip in unnoticed.
+            run(ctx.cargo().args([
+                "build",
+                "-p",
+                "ratelab-core",
+                "--target",
+                setup::NO_STD_TARGET,
+            ]))
         }
         Step::Native => run(ctx.cargo().args(["test", "--workspace"])),
         Step::Wasm => wasm_tests(ctx, tools, &opts.browsers),

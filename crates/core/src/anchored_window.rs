@@ -8,20 +8,18 @@
 
 use alloc::vec;
 
-use crate::decision::{Decision, Policy};
-use crate::error::CheckError;
+use crate::decision::Decision;
 use crate::exact::{Frac, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
 use crate::fixed_window::fits;
-use crate::params::{check_cost, check_time, Rate};
+use crate::limiter::Rule;
+use crate::params::Rate;
 use crate::snapshot::Snapshot;
-use crate::Limiter;
 
 /// Fixed window opened by the first request. State: the window's start and count.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnchoredWindow {
-    limit: u64,
-    window: u64,
+    rate: Rate,
     /// Start of the open window, if any.
     start: Option<u64>,
     count: u64,
@@ -32,8 +30,7 @@ impl AnchoredWindow {
     /// N requests per window of W = `rate.period_ms()`, opened by the first request.
     pub fn new(rate: Rate) -> AnchoredWindow {
         AnchoredWindow {
-            limit: rate.limit(),
-            window: rate.period_ms(),
+            rate,
             start: None,
             count: 0,
             last: 0,
@@ -41,55 +38,62 @@ impl AnchoredWindow {
     }
 
     fn end_of(&self, start: u64) -> u128 {
-        start as u128 + self.window as u128
+        start as u128 + self.rate.period_ms() as u128
     }
 
     /// The window open at `now` (if a request at `now` would not open a new one).
     fn open_at(&self, now: u64) -> Option<u64> {
         self.start.filter(|&s| (now as u128) < self.end_of(s))
     }
+}
 
-    fn decide(&self, now: u64, cost: u32) -> Result<(u64, u64, Decision), CheckError> {
-        check_time(self.last, now)?;
-        check_cost(cost, self.limit)?;
+impl Rule for AnchoredWindow {
+    /// The open window's start and count after the request.
+    type Next = (u64, u64);
+
+    fn rate(&self) -> Rate {
+        self.rate
+    }
+
+    fn last(&self) -> u64 {
+        self.last
+    }
+
+    fn capacity(&self) -> u64 {
+        self.rate.limit()
+    }
+
+    fn decide(&self, now: u64, cost: u32) -> ((u64, u64), Decision) {
+        let limit = self.rate.limit();
         let (start, mut count) = match self.open_at(now) {
             Some(s) => (s, self.count),
             None => (now, 0),
         };
-        let allowed = count + cost as u64 <= self.limit;
+        let allowed = count + cost as u64 <= limit;
         if allowed {
             count += cost as u64;
         }
         let until_end = Ms::from_ms((self.end_of(start) - now as u128) as u64);
-        Ok((
-            start,
-            count,
+        (
+            (start, count),
             Decision {
                 allowed,
                 wait: Ms::ZERO,
                 retry_after: if allowed { Ms::ZERO } else { until_end },
                 reset: until_end,
-                remaining: Frac::whole((self.limit - count) as u128),
+                remaining: Frac::whole((limit - count) as u128),
             },
-        ))
+        )
     }
-}
 
-impl Limiter for AnchoredWindow {
-    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        let (start, count, d) = self.decide(now, cost)?;
+    fn commit(&mut self, (start, count): (u64, u64), now: u64) {
         self.start = Some(start);
         self.count = count;
         self.last = now;
-        Ok(d)
     }
 
-    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        self.decide(now, cost).map(|(_, _, d)| d)
-    }
-
-    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
-        let (start, count, d) = self.decide(now, cost)?;
+    fn trace(&self, now: u64, cost: u32) -> Explanation {
+        let ((start, count), d) = self.decide(now, cost);
         let mut steps = vec![];
         let open = self.open_at(now);
         if open.is_none() {
@@ -125,45 +129,38 @@ impl Limiter for AnchoredWindow {
                 Field::new("count", Value::Count(count)),
             ]
         };
-        Ok(Explanation {
+        Explanation {
             at: Ms::from_ms(now),
             cost,
             before: state(self.start, self.count),
             steps,
-            test: fits("count", used, cost, self.limit, d.allowed),
+            test: fits("count", used, cost, self.rate.limit(), d.allowed),
             verdict: Verdict::of(&d),
             after: state(Some(start), count),
-        })
+        }
     }
 
-    fn snapshot(&self, now: u64) -> Snapshot {
-        let now = now.max(self.last);
+    fn state_at(&self, now: u64) -> Snapshot {
+        let limit = self.rate.limit();
         match self.open_at(now) {
             Some(s) => Snapshot::AnchoredWindow {
                 window: Some((Ms::from_ms(s), Ms(Frac::new(self.end_of(s), 1)))),
                 count: self.count,
-                limit: self.limit,
+                limit,
             },
             None => Snapshot::AnchoredWindow {
                 window: None,
                 count: 0,
-                limit: self.limit,
+                limit,
             },
         }
     }
 
-    fn policy(&self) -> Policy {
-        Policy {
-            limit: self.limit,
-            window_ms: self.window,
-        }
+    fn rests(&self, now: u64) -> bool {
+        self.open_at(now).is_none()
     }
 
-    fn is_at_rest(&self, now: u64) -> bool {
-        self.open_at(now.max(self.last)).is_none()
-    }
-
-    fn state_numbers(&self) -> usize {
+    fn numbers(&self) -> usize {
         2
     }
 }
@@ -171,6 +168,7 @@ impl Limiter for AnchoredWindow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Limiter;
 
     #[test]
     fn the_window_opens_at_the_first_request() {

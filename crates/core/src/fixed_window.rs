@@ -5,19 +5,17 @@
 
 use alloc::vec;
 
-use crate::decision::{Decision, Policy};
-use crate::error::CheckError;
+use crate::decision::Decision;
 use crate::exact::{Frac, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
-use crate::params::{check_cost, check_time, Rate};
+use crate::limiter::Rule;
+use crate::params::Rate;
 use crate::snapshot::Snapshot;
-use crate::Limiter;
 
 /// Clock-aligned fixed window counter. State: the window index and its count.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FixedWindow {
-    limit: u64,
-    window: u64,
+    rate: Rate,
     index: u64,
     /// `(index + 1) · W`, cached so that a request in the same window needs no division.
     end: u128,
@@ -27,7 +25,7 @@ pub struct FixedWindow {
 
 /// The window containing `now` and the count in it.
 #[derive(Clone, Copy)]
-struct Roll {
+pub struct Roll {
     index: u64,
     end: u128,
     count: u64,
@@ -37,8 +35,7 @@ impl FixedWindow {
     /// N requests per window of W = `rate.period_ms()`.
     pub fn new(rate: Rate) -> FixedWindow {
         FixedWindow {
-            limit: rate.limit(),
-            window: rate.period_ms(),
+            rate,
             index: 0,
             end: rate.period_ms() as u128,
             count: 0,
@@ -56,54 +53,62 @@ impl FixedWindow {
                 count: self.count,
             }
         } else {
-            let index = now / self.window;
+            let window = self.rate.period_ms();
+            let index = now / window;
             Roll {
                 index,
-                end: (index as u128 + 1) * self.window as u128,
+                end: (index as u128 + 1) * window as u128,
                 count: 0,
             }
         }
     }
+}
+
+impl Rule for FixedWindow {
+    type Next = Roll;
+
+    fn rate(&self) -> Rate {
+        self.rate
+    }
+
+    fn last(&self) -> u64 {
+        self.last
+    }
+
+    fn capacity(&self) -> u64 {
+        self.rate.limit()
+    }
 
     #[inline]
-    fn decide(&self, now: u64, cost: u32) -> Result<(Roll, Decision), CheckError> {
-        check_time(self.last, now)?;
-        check_cost(cost, self.limit)?;
+    fn decide(&self, now: u64, cost: u32) -> (Roll, Decision) {
+        let limit = self.rate.limit();
         let mut r = self.roll(now);
-        let allowed = r.count + cost as u64 <= self.limit;
+        let allowed = r.count + cost as u64 <= limit;
         if allowed {
             r.count += cost as u64;
         }
         let until_end = Ms::from_ms((r.end - now as u128) as u64);
-        Ok((
+        (
             r,
             Decision {
                 allowed,
                 wait: Ms::ZERO,
                 retry_after: if allowed { Ms::ZERO } else { until_end },
                 reset: until_end,
-                remaining: Frac::whole((self.limit - r.count) as u128),
+                remaining: Frac::whole((limit - r.count) as u128),
             },
-        ))
+        )
     }
-}
 
-impl Limiter for FixedWindow {
-    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        let (r, d) = self.decide(now, cost)?;
+    fn commit(&mut self, r: Roll, now: u64) {
         self.index = r.index;
         self.end = r.end;
         self.count = r.count;
         self.last = now;
-        Ok(d)
     }
 
-    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        self.decide(now, cost).map(|(_, d)| d)
-    }
-
-    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
-        let (after, d) = self.decide(now, cost)?;
+    fn trace(&self, now: u64, cost: u32) -> Explanation {
+        let (after, d) = self.decide(now, cost);
         let mut steps = vec![];
         if after.index != self.index {
             steps.push(Step {
@@ -120,7 +125,7 @@ impl Limiter for FixedWindow {
             });
         }
         let used = self.roll(now).count;
-        Ok(Explanation {
+        Explanation {
             at: Ms::from_ms(now),
             cost,
             before: vec![
@@ -128,37 +133,30 @@ impl Limiter for FixedWindow {
                 Field::new("count", Value::Count(self.count)),
             ],
             steps,
-            test: fits("count", used, cost, self.limit, d.allowed),
+            test: fits("count", used, cost, self.rate.limit(), d.allowed),
             verdict: Verdict::of(&d),
             after: vec![
                 Field::new("window", Value::Window(after.index)),
                 Field::new("count", Value::Count(after.count)),
             ],
-        })
+        }
     }
 
-    fn snapshot(&self, now: u64) -> Snapshot {
-        let r = self.roll(now.max(self.last));
+    fn state_at(&self, now: u64) -> Snapshot {
+        let r = self.roll(now);
         Snapshot::FixedWindow {
-            start: Ms(Frac::new(r.end - self.window as u128, 1)),
+            start: Ms(Frac::new(r.end - self.rate.period_ms() as u128, 1)),
             end: Ms(Frac::new(r.end, 1)),
             count: r.count,
-            limit: self.limit,
+            limit: self.rate.limit(),
         }
     }
 
-    fn policy(&self) -> Policy {
-        Policy {
-            limit: self.limit,
-            window_ms: self.window,
-        }
+    fn rests(&self, now: u64) -> bool {
+        self.roll(now).count == 0
     }
 
-    fn is_at_rest(&self, now: u64) -> bool {
-        self.roll(now.max(self.last)).count == 0
-    }
-
-    fn state_numbers(&self) -> usize {
+    fn numbers(&self) -> usize {
         2
     }
 }
@@ -194,6 +192,7 @@ pub(crate) fn fits(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{CheckError, Limiter};
     use alloc::string::ToString;
 
     fn fw(limit: u64, period: u64) -> FixedWindow {

@@ -8,22 +8,21 @@
 use alloc::format;
 use alloc::vec;
 
-use crate::decision::{Decision, Policy};
-use crate::error::CheckError;
+use crate::decision::Decision;
+use crate::error::ParamError;
 use crate::exact::{Frac, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
-use crate::params::{check_cost, check_time, count, Rate};
+use crate::limiter::Rule;
+use crate::params::{count, Rate};
 use crate::snapshot::Snapshot;
-use crate::{Limiter, ParamError};
 
 /// The float token bucket of common snippets (teaching variant, wrong on purpose).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatTokenBucket {
-    limit: u64,
-    period: u64,
+    rate: Rate,
     capacity: u64,
     /// Tokens per second, as the snippets keep it.
-    rate: f64,
+    per_second: f64,
     tokens: f64,
     last: u64,
 }
@@ -33,10 +32,9 @@ impl FloatTokenBucket {
     pub fn new(rate: Rate, burst: u64) -> Result<FloatTokenBucket, ParamError> {
         let capacity = count("burst", burst)? as u64;
         Ok(FloatTokenBucket {
-            limit: rate.limit(),
-            period: rate.period_ms(),
+            rate,
             capacity,
-            rate: rate.limit() as f64 * 1000.0 / rate.period_ms() as f64,
+            per_second: rate.limit() as f64 * 1000.0 / rate.period_ms() as f64,
             tokens: capacity as f64,
             last: 0,
         })
@@ -44,12 +42,27 @@ impl FloatTokenBucket {
 
     fn refilled(&self, now: u64) -> f64 {
         let elapsed = (now - self.last) as f64 / 1000.0;
-        (self.tokens + elapsed * self.rate).min(self.capacity as f64)
+        (self.tokens + elapsed * self.per_second).min(self.capacity as f64)
+    }
+}
+
+impl Rule for FloatTokenBucket {
+    /// Tokens after the request.
+    type Next = f64;
+
+    fn rate(&self) -> Rate {
+        self.rate
     }
 
-    fn decide(&self, now: u64, cost: u32) -> Result<(f64, Decision), CheckError> {
-        check_time(self.last, now)?;
-        check_cost(cost, self.capacity)?;
+    fn last(&self) -> u64 {
+        self.last
+    }
+
+    fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    fn decide(&self, now: u64, cost: u32) -> (f64, Decision) {
         let have = self.refilled(now);
         let allowed = have >= cost as f64;
         let after = if allowed { have - cost as f64 } else { have };
@@ -60,7 +73,7 @@ impl FloatTokenBucket {
             let whole = x as u64;
             Ms::from_ms(whole.saturating_add(((whole as f64) < x) as u64))
         };
-        Ok((
+        (
             after,
             Decision {
                 allowed,
@@ -68,33 +81,25 @@ impl FloatTokenBucket {
                 retry_after: if allowed {
                     Ms::ZERO
                 } else {
-                    ms((cost as f64 - have) / self.rate)
+                    ms((cost as f64 - have) / self.per_second)
                 },
                 reset: if after >= self.capacity as f64 {
                     Ms::ZERO
                 } else {
-                    ms((1.0 - (after - after as u64 as f64)) / self.rate)
+                    ms((1.0 - (after - after as u64 as f64)) / self.per_second)
                 },
                 remaining: Frac::whole(after.max(0.0) as u128),
             },
-        ))
+        )
     }
-}
 
-impl Limiter for FloatTokenBucket {
-    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        let (after, d) = self.decide(now, cost)?;
-        self.tokens = after;
+    fn commit(&mut self, tokens: f64, now: u64) {
+        self.tokens = tokens;
         self.last = now;
-        Ok(d)
     }
 
-    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        self.decide(now, cost).map(|(_, d)| d)
-    }
-
-    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
-        let (after, d) = self.decide(now, cost)?;
+    fn trace(&self, now: u64, cost: u32) -> Explanation {
+        let (after, d) = self.decide(now, cost);
         let have = self.refilled(now);
         let state = |tokens: f64, last: u64| {
             vec![
@@ -102,7 +107,7 @@ impl Limiter for FloatTokenBucket {
                 Field::new("last", Value::Time(Ms::from_ms(last))),
             ]
         };
-        Ok(Explanation {
+        Explanation {
             at: Ms::from_ms(now),
             cost,
             before: state(self.tokens, self.last),
@@ -114,7 +119,7 @@ impl Limiter for FloatTokenBucket {
                     self.capacity as f64,
                     self.tokens,
                     (now - self.last) as f64 / 1000.0,
-                    self.rate
+                    self.per_second
                 )),
                 to: Value::Float(have),
             }],
@@ -127,28 +132,21 @@ impl Limiter for FloatTokenBucket {
             },
             verdict: Verdict::of(&d),
             after: state(after, now),
-        })
+        }
     }
 
-    fn snapshot(&self, now: u64) -> Snapshot {
+    fn state_at(&self, now: u64) -> Snapshot {
         Snapshot::FloatTokenBucket {
-            tokens: self.refilled(now.max(self.last)),
+            tokens: self.refilled(now),
             capacity: self.capacity,
         }
     }
 
-    fn policy(&self) -> Policy {
-        Policy {
-            limit: self.limit,
-            window_ms: self.period,
-        }
+    fn rests(&self, now: u64) -> bool {
+        self.refilled(now) >= self.capacity as f64
     }
 
-    fn is_at_rest(&self, now: u64) -> bool {
-        self.refilled(now.max(self.last)) >= self.capacity as f64
-    }
-
-    fn state_numbers(&self) -> usize {
+    fn numbers(&self) -> usize {
         2
     }
 }

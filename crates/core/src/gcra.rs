@@ -12,20 +12,19 @@
 use alloc::format;
 use alloc::vec;
 
-use crate::decision::{Decision, Policy};
-use crate::error::CheckError;
+use crate::decision::Decision;
+use crate::error::ParamError;
 use crate::exact::{Amount, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
-use crate::params::{check_cost, check_time, scaled_count, Rate};
+use crate::limiter::Rule;
+use crate::params::{scaled_count, Rate};
 use crate::snapshot::Snapshot;
 use crate::token_bucket::status;
-use crate::{Limiter, ParamError};
 
 /// GCRA. State: TAT, kept as how far it runs ahead of the last request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Gcra {
-    limit: u64,
-    period: u64,
+    rate: Rate,
     burst: u64,
     /// `max(0, TAT − last)` in units of 1/limit ms: at most `burst · period < 2^63`,
     /// so a decision needs no 128-bit arithmetic (`TAT` itself can be far larger).
@@ -37,8 +36,7 @@ impl Gcra {
     /// `rate.limit()` per `rate.period_ms()`, with up to `burst` at once.
     pub fn new(rate: Rate, burst: u64) -> Result<Gcra, ParamError> {
         Ok(Gcra {
-            limit: rate.limit(),
-            period: rate.period_ms(),
+            rate,
             burst: scaled_count("burst", burst, rate.period_ms())?,
             ahead: 0,
             last: 0,
@@ -48,32 +46,52 @@ impl Gcra {
     /// `b · T` in scaled units: `τ + T`.
     #[inline]
     fn horizon(&self) -> u64 {
-        self.burst * self.period
+        self.burst * self.rate.period_ms()
+    }
+
+    /// T in scaled units: the period.
+    #[inline]
+    fn emission(&self) -> u64 {
+        self.rate.period_ms()
     }
 
     fn ms(&self, scaled: u128) -> Ms {
-        Ms::scaled(scaled, self.limit)
+        Ms::scaled(scaled, self.rate.limit())
     }
 
     /// Scaled time of the last request.
     fn last_scaled(&self) -> u128 {
-        self.last as u128 * self.limit as u128
+        self.last as u128 * self.rate.limit() as u128
     }
 
     /// `max(TAT, t) − t` at `now`: how far TAT runs ahead of `now`.
     #[inline]
     fn lead(&self, now: u64) -> u64 {
         self.ahead
-            .saturating_sub((now - self.last).saturating_mul(self.limit))
+            .saturating_sub((now - self.last).saturating_mul(self.rate.limit()))
+    }
+}
+
+impl Rule for Gcra {
+    /// The new lead of TAT over `now`.
+    type Next = u64;
+
+    fn rate(&self) -> Rate {
+        self.rate
     }
 
-    /// The new lead over `now` and the decision.
+    fn last(&self) -> u64 {
+        self.last
+    }
+
+    fn capacity(&self) -> u64 {
+        self.burst
+    }
+
     #[inline]
-    fn decide(&self, now: u64, cost: u32) -> Result<(u64, Decision), CheckError> {
-        check_time(self.last, now)?;
-        check_cost(cost, self.burst)?;
+    fn decide(&self, now: u64, cost: u32) -> (u64, Decision) {
         let lead = self.lead(now);
-        let inc = cost as u64 * self.period;
+        let inc = cost as u64 * self.emission();
         // For cost 1 this is `t' − t ≤ τ`. lead, inc ≤ horizon < 2^63: no overflow.
         let allowed = lead + inc <= self.horizon();
         let ahead = if allowed { lead + inc } else { lead };
@@ -82,38 +100,29 @@ impl Gcra {
         } else {
             self.ms((lead + inc - self.horizon()) as u128)
         };
-        Ok((
+        (
             ahead,
             status(
                 self.horizon() - ahead,
                 self.burst,
-                self.period,
-                self.limit,
+                self.rate,
                 allowed,
                 retry_after,
             ),
-        ))
+        )
     }
-}
 
-impl Limiter for Gcra {
-    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        let (ahead, d) = self.decide(now, cost)?;
+    fn commit(&mut self, ahead: u64, now: u64) {
         self.ahead = ahead;
         self.last = now;
-        Ok(d)
     }
 
-    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        self.decide(now, cost).map(|(_, d)| d)
-    }
-
-    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
-        let (ahead, d) = self.decide(now, cost)?;
-        let t = now as u128 * self.limit as u128;
+    fn trace(&self, now: u64, cost: u32) -> Explanation {
+        let (ahead, d) = self.decide(now, cost);
+        let t = now as u128 * self.rate.limit() as u128;
         let tat = self.last_scaled() + self.ahead as u128;
         let lead = self.lead(now) as u128;
-        let tau = (self.horizon() - self.period) as u128;
+        let tau = (self.horizon() - self.emission()) as u128;
         let test = if cost == 1 {
             Comparison {
                 label: "t' − t",
@@ -125,13 +134,13 @@ impl Limiter for Gcra {
         } else {
             Comparison {
                 label: "t' − t + (cost − 1)·T",
-                lhs: Value::Duration(self.ms(lead + (cost as u128 - 1) * self.period as u128)),
+                lhs: Value::Duration(self.ms(lead + (cost as u128 - 1) * self.emission() as u128)),
                 op: Op::Le,
                 rhs: Value::Duration(self.ms(tau)),
                 holds: d.allowed,
             }
         };
-        Ok(Explanation {
+        Explanation {
             at: Ms::from_ms(now),
             cost,
             before: vec![Field::new("TAT", Value::Time(self.ms(tat)))],
@@ -147,32 +156,25 @@ impl Limiter for Gcra {
                 "TAT",
                 Value::Time(self.ms(if d.allowed { t + ahead as u128 } else { tat })),
             )],
-        })
+        }
     }
 
-    fn snapshot(&self, now: u64) -> Snapshot {
-        let now = now.max(self.last);
+    fn state_at(&self, now: u64) -> Snapshot {
+        let emission = self.emission();
         Snapshot::Gcra {
             tat: self.ms(self.last_scaled() + self.ahead as u128),
-            emission: self.ms(self.period as u128),
-            tau: self.ms((self.horizon() - self.period) as u128),
-            tokens: Amount::new((self.horizon() - self.lead(now)) as u128, self.period),
+            emission: self.ms(emission as u128),
+            tau: self.ms((self.horizon() - emission) as u128),
+            tokens: Amount::new((self.horizon() - self.lead(now)) as u128, emission),
             burst: self.burst,
         }
     }
 
-    fn policy(&self) -> Policy {
-        Policy {
-            limit: self.limit,
-            window_ms: self.period,
-        }
+    fn rests(&self, now: u64) -> bool {
+        self.lead(now) == 0
     }
 
-    fn is_at_rest(&self, now: u64) -> bool {
-        self.lead(now.max(self.last)) == 0
-    }
-
-    fn state_numbers(&self) -> usize {
+    fn numbers(&self) -> usize {
         1
     }
 }
@@ -180,6 +182,7 @@ impl Limiter for Gcra {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Limiter;
     use alloc::string::ToString;
 
     #[test]

@@ -12,13 +12,13 @@ use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::decision::{Decision, Policy};
-use crate::error::CheckError;
+use crate::decision::Decision;
+use crate::error::ParamError;
 use crate::exact::{Amount, Frac, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
-use crate::params::{check_cost, check_time, scaled_count, Rate};
+use crate::limiter::Rule;
+use crate::params::{scaled_count, Rate};
 use crate::snapshot::Snapshot;
-use crate::{Limiter, ParamError};
 
 /// At most this many departures are listed in a snapshot.
 pub const MAX_DRAWN: usize = 256;
@@ -27,9 +27,7 @@ pub const MAX_DRAWN: usize = 256;
 /// last request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeakyQueue {
-    limit: u64,
-    /// The gap, in scaled units: `period` (the gap is period / limit ms).
-    period: u64,
+    rate: Rate,
     capacity: u64,
     /// `max(0, next_out − last)` in units of 1/limit ms: below `(capacity + 1) ·
     /// period`, so a decision needs no 128-bit arithmetic.
@@ -37,12 +35,12 @@ pub struct LeakyQueue {
     last: u64,
 }
 
-struct Outcome {
+/// What a request meets and leaves.
+pub struct Outcome {
     /// `out − t`: how long this request waits (scaled), if accepted.
     occupied: u64,
     /// `next_out − t` after the request (scaled).
     after: u64,
-    decision: Decision,
 }
 
 impl LeakyQueue {
@@ -50,8 +48,7 @@ impl LeakyQueue {
     /// `capacity` waiting.
     pub fn new(rate: Rate, capacity: u64) -> Result<LeakyQueue, ParamError> {
         Ok(LeakyQueue {
-            limit: rate.limit(),
-            period: rate.period_ms(),
+            rate,
             capacity: scaled_count("burst", capacity, rate.period_ms())?,
             backlog: 0,
             last: 0,
@@ -59,31 +56,60 @@ impl LeakyQueue {
     }
 
     fn ms(&self, scaled: u128) -> Ms {
-        Ms::scaled(scaled, self.limit)
+        Ms::scaled(scaled, self.rate.limit())
+    }
+
+    /// The gap between departures, in scaled units (units of 1/limit ms): the
+    /// period.
+    #[inline]
+    fn gap(&self) -> u64 {
+        self.rate.period_ms()
     }
 
     /// `capacity · gap`, scaled (< 2^62).
     fn full(&self) -> u64 {
-        self.capacity * self.period
+        self.capacity * self.gap()
     }
 
     /// `next_out`, absolute and scaled.
     fn next_out(&self) -> u128 {
-        self.last as u128 * self.limit as u128 + self.backlog as u128
+        self.last as u128 * self.rate.limit() as u128 + self.backlog as u128
     }
 
     /// `max(next_out, t) − t` at `now`.
     #[inline]
     fn occupied(&self, now: u64) -> u64 {
         self.backlog
-            .saturating_sub((now - self.last).saturating_mul(self.limit))
+            .saturating_sub((now - self.last).saturating_mul(self.rate.limit()))
+    }
+
+    /// The exact departure time of the last accepted request's slot, for tests of
+    /// the spacing guarantee: `next_out − gap`.
+    pub fn last_departure(&self) -> Option<Ms> {
+        self.next_out()
+            .checked_sub(self.gap() as u128)
+            .map(|s| self.ms(s))
+    }
+}
+
+impl Rule for LeakyQueue {
+    type Next = Outcome;
+
+    fn rate(&self) -> Rate {
+        self.rate
+    }
+
+    fn last(&self) -> u64 {
+        self.last
+    }
+
+    fn capacity(&self) -> u64 {
+        self.capacity
     }
 
     #[inline]
-    fn decide(&self, now: u64, cost: u32) -> Result<Outcome, CheckError> {
-        check_time(self.last, now)?;
-        check_cost(cost, self.capacity)?;
-        let p = self.period;
+    fn decide(&self, now: u64, cost: u32) -> (Outcome, Decision) {
+        let p = self.gap();
         let full = self.full();
         let occupied = self.occupied(now);
         // For cost 1 this is `(out − t) / gap < capacity`. occupied < full + p and
@@ -99,7 +125,7 @@ impl LeakyQueue {
             Ms::ZERO
         } else {
             // The first whole ms at which `ahead` drops below capacity · gap.
-            Ms::from_ms((ahead - full) / self.limit + 1)
+            Ms::from_ms((ahead - full) / self.rate.limit() + 1)
         };
         // Unit requests that would still be queued right now: the k-th (0-based) is
         // accepted while `after + k·gap < capacity · gap`, so ceil((full − after) / gap).
@@ -112,10 +138,9 @@ impl LeakyQueue {
         } else {
             self.ms((after + remaining * p - full) as u128 + 1)
         };
-        Ok(Outcome {
-            occupied,
-            after,
-            decision: Decision {
+        (
+            Outcome { occupied, after },
+            Decision {
                 allowed,
                 wait: if allowed {
                     self.ms(occupied as u128)
@@ -126,37 +151,20 @@ impl LeakyQueue {
                 reset,
                 remaining: Frac::whole(remaining as u128),
             },
-        })
+        )
     }
 
-    /// The exact departure time of the last accepted request's slot, for tests of
-    /// the spacing guarantee: `next_out − gap`.
-    pub fn last_departure(&self) -> Option<Ms> {
-        self.next_out()
-            .checked_sub(self.period as u128)
-            .map(|s| self.ms(s))
-    }
-}
-
-impl Limiter for LeakyQueue {
-    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        let o = self.decide(now, cost)?;
+    fn commit(&mut self, o: Outcome, now: u64) {
         self.backlog = o.after;
         self.last = now;
-        Ok(o.decision)
     }
 
-    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        self.decide(now, cost).map(|o| o.decision)
-    }
-
-    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
-        let o = self.decide(now, cost)?;
-        let t = now as u128 * self.limit as u128;
-        let ahead = o.occupied as u128 + (cost as u128 - 1) * self.period as u128;
+    fn trace(&self, now: u64, cost: u32) -> Explanation {
+        let (o, d) = self.decide(now, cost);
+        let t = now as u128 * self.rate.limit() as u128;
+        let ahead = o.occupied as u128 + (cost as u128 - 1) * self.gap() as u128;
         let next_out = self.next_out();
-        let d = o.decision;
-        Ok(Explanation {
+        Explanation {
             at: Ms::from_ms(now),
             cost,
             before: vec![Field::new("next_out", Value::Time(self.ms(next_out)))],
@@ -172,7 +180,7 @@ impl Limiter for LeakyQueue {
                 } else {
                     "(out − t) / gap + cost − 1"
                 },
-                lhs: Value::Amount(Amount::new(ahead, self.period)),
+                lhs: Value::Amount(Amount::new(ahead, self.gap())),
                 op: Op::Lt,
                 rhs: Value::Count(self.capacity),
                 holds: d.allowed,
@@ -186,13 +194,12 @@ impl Limiter for LeakyQueue {
                     next_out
                 })),
             )],
-        })
+        }
     }
 
-    fn snapshot(&self, now: u64) -> Snapshot {
-        let now = now.max(self.last);
-        let t = now as u128 * self.limit as u128;
-        let p = self.period as u128;
+    fn state_at(&self, now: u64) -> Snapshot {
+        let t = now as u128 * self.rate.limit() as u128;
+        let p = self.gap() as u128;
         let occupied = self.occupied(now) as u128;
         // Slots leave at next_out − k·gap (k ≥ 1); those after `now` are waiting.
         let waiting = occupied.div_ceil(p).saturating_sub(1);
@@ -209,18 +216,11 @@ impl Limiter for LeakyQueue {
         }
     }
 
-    fn policy(&self) -> Policy {
-        Policy {
-            limit: self.limit,
-            window_ms: self.period,
-        }
+    fn rests(&self, now: u64) -> bool {
+        self.occupied(now) == 0
     }
 
-    fn is_at_rest(&self, now: u64) -> bool {
-        self.occupied(now.max(self.last)) == 0
-    }
-
-    fn state_numbers(&self) -> usize {
+    fn numbers(&self) -> usize {
         1
     }
 }
@@ -228,6 +228,7 @@ impl Limiter for LeakyQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Limiter;
     use alloc::string::ToString;
 
     #[test]

@@ -67,6 +67,7 @@ mod float_bucket;
 mod gcra;
 mod keyed;
 mod leaky_queue;
+mod limiter;
 mod nginx;
 mod params;
 mod sliding_log;
@@ -85,57 +86,10 @@ pub use float_bucket::FloatTokenBucket;
 pub use gcra::Gcra;
 pub use keyed::Keyed;
 pub use leaky_queue::LeakyQueue;
+pub use limiter::Limiter;
 pub use nginx::Nginx;
 pub use params::{count as validate_count, Rate, MAX_COUNT, MAX_PERIOD_MS, MAX_SCALED};
 pub use sliding_log::SlidingLog;
 pub use sliding_window_counter::SlidingWindowCounter;
 pub use snapshot::{LogEntry, Snapshot};
 pub use token_bucket::TokenBucket;
-
-/// A rate limiter for one key, on a virtual clock of integer milliseconds.
-pub trait Limiter {
-    /// Decides on a request of `cost` at `now` and records it.
-    ///
-    /// Errors (nothing is recorded): `now` earlier than a previous call, a zero cost,
-    /// or a cost larger than the limiter could ever allow at once.
-    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError>;
-
-    /// What [`Limiter::check`] would decide, without recording anything.
-    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError>;
-
-    /// Why [`Limiter::check`] would decide what it would, as a trace-table row:
-    /// state before, updates, the comparison with its numbers, verdict, state after.
-    /// Recording nothing; call it before `check` to explain a request.
-    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError>;
-
-    /// The state at `now` (lazy refills and expiries applied to the copy), for
-    /// drawing. A `now` earlier than the last request shows the state as of then.
-    fn snapshot(&self, now: u64) -> Snapshot;
-
-    /// The quota advertised in `RateLimit-Policy`.
-    fn policy(&self) -> Policy;
-
-    /// Whether this limiter is indistinguishable from a new one for every request at
-    /// or after `now` (so a keyed store may drop it without changing any decision).
-    fn is_at_rest(&self, now: u64) -> bool;
-
-    /// How many numbers of state it keeps now (1, 2, 3, or the log's length).
-    fn state_numbers(&self) -> usize;
-
-    /// [`Limiter::explain`] then [`Limiter::check`].
-    fn check_explained(
-        &mut self,
-        now: u64,
-        cost: u32,
-    ) -> Result<(Decision, Explanation), CheckError> {
-        let e = self.explain(now, cost)?;
-        let d = self.check(now, cost)?;
-        Ok((d, e))
-    }
-
-    /// The response a request of cost 1 arriving at `now` would get: status,
-    /// `Retry-After`, `RateLimit-Policy`, `RateLimit`.
-    fn headers(&self, now: u64) -> Result<Headers, CheckError> {
-        Ok(self.peek(now, 1)?.headers(&self.policy()))
-    }
-}

@@ -16,21 +16,20 @@
 use alloc::format;
 use alloc::vec;
 
-use crate::decision::{Decision, Policy};
-use crate::error::CheckError;
+use crate::decision::Decision;
+use crate::error::ParamError;
 use crate::exact::{Amount, Frac, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
-use crate::params::{check_cost, check_time, Rate, MAX_COUNT};
+use crate::limiter::Rule;
+use crate::params::{Rate, MAX_COUNT};
 use crate::snapshot::Snapshot;
-use crate::{Limiter, ParamError};
 
 /// nginx `limit_req` for one key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Nginx {
-    limit: u64,
-    period: u64,
+    rate: Rate,
     /// Millirequests per second (nginx's `ctx->rate`).
-    rate: u64,
+    milli: u64,
     /// `burst · 1000`.
     burst: u64,
     /// `delay · 1000`, or `None` for `nodelay`.
@@ -43,11 +42,6 @@ pub struct Nginx {
     /// `2 · burst + 1000`) has drained; a longer gap may count as this long. It keeps
     /// `rate · ms` within u64, so every step of a decision is u64 arithmetic.
     drain_all_ms: u64,
-}
-
-struct Outcome {
-    excess: u64,
-    decision: Decision,
 }
 
 impl Nginx {
@@ -77,9 +71,8 @@ impl Nginx {
         let milli = milli as u64;
         let burst = check("burst", burst)?;
         Ok(Nginx {
-            limit: rate.limit(),
-            period: rate.period_ms(),
-            rate: milli,
+            rate,
+            milli,
             burst,
             delay: delay.map(|d| check("delay", d)).transpose()?,
             excess: 0,
@@ -94,7 +87,7 @@ impl Nginx {
     /// to `drain_all_ms`, and at least any excess beyond it.
     #[inline]
     fn drained(&self, ms: u64) -> u64 {
-        self.rate * ms.min(self.drain_all_ms) / 1000
+        self.milli * ms.min(self.drain_all_ms) / 1000
     }
 
     /// The excess a request of `cost` arriving at `now` would carry.
@@ -113,18 +106,38 @@ impl Nginx {
         let Some(last) = self.last else { return 0 };
         let need = (self.excess + cost * 1000).saturating_sub(self.burst);
         // Smallest elapsed e with rate · e / 1000 ≥ need, i.e. rate · e ≥ 1000 · need.
-        let elapsed = (need * 1000).div_ceil(self.rate);
+        let elapsed = (need * 1000).div_ceil(self.milli);
         // `now ≥ last`: time never goes backwards.
         elapsed.saturating_sub(now - last)
     }
 
-    fn decide(&self, now: u64, cost: u32) -> Result<Outcome, CheckError> {
-        check_time(self.seen, now)?;
-        check_cost(cost, self.burst / 1000 + 1)?;
+    fn requests(milli: u64) -> Value {
+        Value::Amount(Amount::new(milli as u128, 1000))
+    }
+}
+
+impl Rule for Nginx {
+    /// The excess to store, for an accepted request (a rejection changes nothing).
+    type Next = Option<u64>;
+
+    fn rate(&self) -> Rate {
+        self.rate
+    }
+
+    /// The latest request seen, accepted or not.
+    fn last(&self) -> u64 {
+        self.seen
+    }
+
+    fn capacity(&self) -> u64 {
+        self.burst / 1000 + 1
+    }
+
+    fn decide(&self, now: u64, cost: u32) -> (Option<u64>, Decision) {
         let excess = self.excess_at(now, cost);
         let allowed = excess <= self.burst;
         let wait = match self.delay {
-            Some(d) if allowed && excess > d => Ms::from_ms((excess - d) * 1000 / self.rate),
+            Some(d) if allowed && excess > d => Ms::from_ms((excess - d) * 1000 / self.milli),
             _ => Ms::ZERO,
         };
         // The state after: a rejection changes nothing.
@@ -147,9 +160,9 @@ impl Nginx {
             // One more fits when the next request's excess drops by enough.
             Ms::from_ms(after.until_admitted(now, remaining + 1))
         };
-        Ok(Outcome {
-            excess: stored,
-            decision: Decision {
+        (
+            allowed.then_some(stored),
+            Decision {
                 allowed,
                 wait,
                 retry_after: if allowed {
@@ -160,32 +173,19 @@ impl Nginx {
                 reset,
                 remaining: Frac::whole(remaining as u128),
             },
-        })
+        )
     }
 
-    fn requests(milli: u64) -> Value {
-        Value::Amount(Amount::new(milli as u128, 1000))
-    }
-}
-
-impl Limiter for Nginx {
-    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        let o = self.decide(now, cost)?;
-        if o.decision.allowed {
-            self.excess = o.excess;
+    fn commit(&mut self, accepted: Option<u64>, now: u64) {
+        if let Some(excess) = accepted {
+            self.excess = excess;
             self.last = Some(now);
         }
         self.seen = now;
-        Ok(o.decision)
     }
 
-    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        self.decide(now, cost).map(|o| o.decision)
-    }
-
-    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
-        let o = self.decide(now, cost)?;
-        let d = o.decision;
+    fn trace(&self, now: u64, cost: u32) -> Explanation {
+        let (accepted, d) = self.decide(now, cost);
         let excess = self.excess_at(now, cost);
         let state = |excess: u64, last: Option<u64>| {
             vec![
@@ -201,12 +201,12 @@ impl Limiter for Nginx {
             Some(last) => format!(
                 "max(0, {} − {}/s · {} + {})",
                 Amount::new(self.excess as u128, 1000),
-                Amount::new(self.rate as u128, 1000),
+                Amount::new(self.milli as u128, 1000),
                 Ms::from_ms(now - last),
                 cost
             ),
         };
-        Ok(Explanation {
+        Explanation {
             at: Ms::from_ms(now),
             cost,
             before: state(self.excess, self.last),
@@ -224,16 +224,14 @@ impl Limiter for Nginx {
                 holds: d.allowed,
             },
             verdict: Verdict::of(&d),
-            after: if d.allowed {
-                state(o.excess, Some(now))
-            } else {
-                state(self.excess, self.last)
+            after: match accepted {
+                Some(excess) => state(excess, Some(now)),
+                None => state(self.excess, self.last),
             },
-        })
+        }
     }
 
-    fn snapshot(&self, now: u64) -> Snapshot {
-        let now = now.max(self.seen);
+    fn state_at(&self, now: u64) -> Snapshot {
         let excess = match self.last {
             None => 0,
             Some(last) => self.excess.saturating_sub(self.drained(now - last)),
@@ -246,19 +244,12 @@ impl Limiter for Nginx {
         }
     }
 
-    fn policy(&self) -> Policy {
-        Policy {
-            limit: self.limit,
-            window_ms: self.period,
-        }
-    }
-
-    fn is_at_rest(&self, now: u64) -> bool {
+    fn rests(&self, now: u64) -> bool {
         // A request now would start from excess 0, exactly like a new key.
-        self.excess_at(now.max(self.seen), 1) == 0
+        self.excess_at(now, 1) == 0
     }
 
-    fn state_numbers(&self) -> usize {
+    fn numbers(&self) -> usize {
         2
     }
 }
@@ -266,6 +257,7 @@ impl Limiter for Nginx {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Limiter;
     use alloc::string::ToString;
 
     fn ngx(limit: u64, period: u64, burst: u64, delay: Option<u64>) -> Nginx {
@@ -297,7 +289,7 @@ mod tests {
     fn rounds_like_nginx() {
         // 100r/m is 1666 millirequests per second in nginx, not 1666.67.
         let n = ngx(100, 60_000, 0, None);
-        assert_eq!(n.rate, 1666);
+        assert_eq!(n.milli, 1666);
         assert!(Nginx::new(Rate::new(1, 10_000_000).unwrap(), 0, None).is_err());
     }
 

@@ -14,14 +14,13 @@ use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::decision::{Decision, Policy};
-use crate::error::CheckError;
+use crate::decision::Decision;
 use crate::exact::{Frac, Ms};
 use crate::explain::{Explanation, Field, Step, Value, Verdict};
 use crate::fixed_window::fits;
-use crate::params::{check_cost, check_time, Rate};
+use crate::limiter::Rule;
+use crate::params::Rate;
 use crate::snapshot::{LogEntry, Snapshot};
-use crate::Limiter;
 
 /// Requests logged at one time: `n` of them (a request of cost c counts c times).
 /// Equal times share an entry, so the log never holds more than N entries and a
@@ -36,8 +35,7 @@ struct Entry {
 /// Sliding log. State: the times of the requests inside the window (at most N).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SlidingLog {
-    limit: u64,
-    window: u64,
+    rate: Rate,
     log_blocked: bool,
     entries: VecDeque<Entry>,
     /// Sum of `n` over `entries`.
@@ -45,10 +43,10 @@ pub struct SlidingLog {
     last: u64,
 }
 
-struct Outcome {
+/// What a request changes in the log.
+pub struct Outcome {
     /// Entries that have expired, and how many requests they held.
     expired: (usize, u64),
-    decision: Decision,
     /// The entry to append (or merge into the last one), if any.
     appended: Option<Entry>,
 }
@@ -57,8 +55,7 @@ impl SlidingLog {
     /// N requests in any window of W = `rate.period_ms()`.
     pub fn new(rate: Rate) -> SlidingLog {
         SlidingLog {
-            limit: rate.limit(),
-            window: rate.period_ms(),
+            rate,
             log_blocked: false,
             entries: VecDeque::new(),
             total: 0,
@@ -86,7 +83,7 @@ impl SlidingLog {
 
     #[inline]
     fn expires_by(&self, e: &Entry, now: u64) -> bool {
-        e.t as u128 + self.window as u128 <= now as u128
+        e.t as u128 + self.rate.period_ms() as u128 <= now as u128
     }
 
     /// Entries that have left `(now − W, now]`, counted from the oldest, and the
@@ -102,12 +99,32 @@ impl SlidingLog {
         (k, n)
     }
 
-    fn decide(&self, now: u64, cost: u32) -> Result<Outcome, CheckError> {
-        check_time(self.last, now)?;
-        check_cost(cost, self.limit)?;
+    fn log(entries: impl Iterator<Item = (u64, u32)>) -> Value {
+        Value::Log(entries.map(|(t, n)| (Ms::from_ms(t), n)).collect())
+    }
+}
+
+impl Rule for SlidingLog {
+    type Next = Outcome;
+
+    fn rate(&self) -> Rate {
+        self.rate
+    }
+
+    fn last(&self) -> u64 {
+        self.last
+    }
+
+    fn capacity(&self) -> u64 {
+        self.rate.limit()
+    }
+
+    fn decide(&self, now: u64, cost: u32) -> (Outcome, Decision) {
+        let limit = self.rate.limit();
+        let window = self.rate.period_ms();
         let expired = self.expired(now);
         let live = self.total - expired.1;
-        let allowed = live + cost as u64 <= self.limit;
+        let allowed = live + cost as u64 <= limit;
         let appended = (allowed || self.log_blocked).then_some(Entry {
             t: now,
             n: cost,
@@ -125,39 +142,31 @@ impl SlidingLog {
             }
             now
         };
-        let until_expiry = |t: u64| Ms(Frac::new(t as u128 + self.window as u128 - now as u128, 1));
+        let until_expiry = |t: u64| Ms(Frac::new(t as u128 + window as u128 - now as u128, 1));
         let retry_after = if allowed {
             Ms::ZERO
         } else {
             // `after + cost − N` entries must expire first; the last of them decides.
-            until_expiry(nth_after(after + cost as u64 - self.limit - 1))
+            until_expiry(nth_after(after + cost as u64 - limit - 1))
         };
         let reset = if after == 0 {
             Ms::ZERO
         } else {
             until_expiry(nth_after(0))
         };
-        Ok(Outcome {
-            expired,
-            decision: Decision {
+        (
+            Outcome { expired, appended },
+            Decision {
                 allowed,
                 wait: Ms::ZERO,
                 retry_after,
                 reset,
-                remaining: Frac::whole(self.limit.saturating_sub(after) as u128),
+                remaining: Frac::whole(limit.saturating_sub(after) as u128),
             },
-            appended,
-        })
+        )
     }
 
-    fn log(entries: impl Iterator<Item = (u64, u32)>) -> Value {
-        Value::Log(entries.map(|(t, n)| (Ms::from_ms(t), n)).collect())
-    }
-}
-
-impl Limiter for SlidingLog {
-    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        let o = self.decide(now, cost)?;
+    fn commit(&mut self, o: Outcome, now: u64) {
         self.entries.drain(..o.expired.0);
         self.total -= o.expired.1;
         if let Some(e) = o.appended {
@@ -171,15 +180,10 @@ impl Limiter for SlidingLog {
             }
         }
         self.last = now;
-        Ok(o.decision)
     }
 
-    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        self.decide(now, cost).map(|o| o.decision)
-    }
-
-    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
-        let o = self.decide(now, cost)?;
+    fn trace(&self, now: u64, cost: u32) -> Explanation {
+        let (o, d) = self.decide(now, cost);
         let live: Vec<(u64, u32)> = self
             .entries
             .iter()
@@ -196,7 +200,7 @@ impl Limiter for SlidingLog {
                     "{} − {} expired (≤ {})",
                     self.total,
                     o.expired.1,
-                    Ms::from_ms(now - self.window)
+                    Ms::from_ms(now - self.rate.period_ms())
                 )),
                 to: Value::Count(live_count),
             });
@@ -205,7 +209,7 @@ impl Limiter for SlidingLog {
         if let Some(e) = o.appended {
             after.push((e.t, e.n));
         }
-        Ok(Explanation {
+        Explanation {
             at: Ms::from_ms(now),
             cost,
             before: vec![Field::new(
@@ -213,14 +217,13 @@ impl Limiter for SlidingLog {
                 Self::log(self.entries.iter().map(|e| (e.t, e.n))),
             )],
             steps,
-            test: fits("len", live_count, cost, self.limit, o.decision.allowed),
-            verdict: Verdict::of(&o.decision),
+            test: fits("len", live_count, cost, self.rate.limit(), d.allowed),
+            verdict: Verdict::of(&d),
             after: vec![Field::new("log", Self::log(after.into_iter()))],
-        })
+        }
     }
 
-    fn snapshot(&self, now: u64) -> Snapshot {
-        let now = now.max(self.last);
+    fn state_at(&self, now: u64) -> Snapshot {
         Snapshot::SlidingLog {
             entries: self
                 .entries
@@ -232,23 +235,16 @@ impl Limiter for SlidingLog {
                     allowed: e.allowed,
                 })
                 .collect(),
-            window: Ms::from_ms(self.window),
-            limit: self.limit,
+            window: Ms::from_ms(self.rate.period_ms()),
+            limit: self.rate.limit(),
         }
     }
 
-    fn policy(&self) -> Policy {
-        Policy {
-            limit: self.limit,
-            window_ms: self.window,
-        }
+    fn rests(&self, now: u64) -> bool {
+        self.expired(now).0 == self.entries.len()
     }
 
-    fn is_at_rest(&self, now: u64) -> bool {
-        self.expired(now.max(self.last)).0 == self.entries.len()
-    }
-
-    fn state_numbers(&self) -> usize {
+    fn numbers(&self) -> usize {
         self.entries.len()
     }
 }
@@ -256,6 +252,7 @@ impl Limiter for SlidingLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Limiter;
     use alloc::string::ToString;
 
     #[test]

@@ -11,19 +11,18 @@
 use alloc::format;
 use alloc::vec;
 
-use crate::decision::{Decision, Policy};
-use crate::error::CheckError;
+use crate::decision::Decision;
+use crate::error::ParamError;
 use crate::exact::{Amount, Frac, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
-use crate::params::{check_cost, check_time, scaled_count, Rate};
+use crate::limiter::Rule;
+use crate::params::{scaled_count, Rate};
 use crate::snapshot::Snapshot;
-use crate::{Limiter, ParamError};
 
 /// Sliding window counter. State: the window index, `prev` and `curr`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SlidingWindowCounter {
-    limit: u64,
-    window: u64,
+    rate: Rate,
     index: u64,
     /// `index · W`, cached so that a request in the same window needs no division.
     start: u64,
@@ -32,8 +31,9 @@ pub struct SlidingWindowCounter {
     last: u64,
 }
 
+/// The counters at a moment (after rolling into its window).
 #[derive(Clone, Copy)]
-struct Roll {
+pub struct Roll {
     index: u64,
     start: u64,
     prev: u64,
@@ -59,8 +59,7 @@ impl SlidingWindowCounter {
     pub fn new(rate: Rate) -> Result<SlidingWindowCounter, ParamError> {
         scaled_count("limit", rate.limit(), rate.period_ms())?;
         Ok(SlidingWindowCounter {
-            limit: rate.limit(),
-            window: rate.period_ms(),
+            rate,
             index: 0,
             start: 0,
             prev: 0,
@@ -71,7 +70,8 @@ impl SlidingWindowCounter {
 
     #[inline]
     fn roll(&self, now: u64) -> Roll {
-        if now - self.start < self.window {
+        let window = self.rate.period_ms();
+        if now - self.start < window {
             // Time never goes backwards, so `now` is still in the current window.
             Roll {
                 index: self.index,
@@ -80,10 +80,10 @@ impl SlidingWindowCounter {
                 curr: self.curr,
             }
         } else {
-            let index = now / self.window;
+            let index = now / window;
             Roll {
                 index,
-                start: index * self.window,
+                start: index * window,
                 prev: if index == self.index + 1 {
                     self.curr
                 } else {
@@ -94,44 +94,11 @@ impl SlidingWindowCounter {
         }
     }
 
-    #[inline]
-    fn decide(&self, now: u64, cost: u32) -> Result<(Roll, Decision), CheckError> {
-        check_time(self.last, now)?;
-        check_cost(cost, self.limit)?;
-        let w = self.window;
-        let nw = self.limit * w;
-        let mut r = self.roll(now);
-        let weighted = r.weighted_prev(now, w);
-        // As if `cost` unit requests came one after another: the last must still fit.
-        // curr + cost − 1 < 2N and N · W < 2^62, so nothing here overflows.
-        let allowed = weighted + (r.curr + cost as u64 - 1) * w < nw;
-        if allowed {
-            r.curr += cost as u64;
-        }
-        // Unit requests that would still pass now: ceil(slack / W).
-        let slack = nw.saturating_sub(weighted + r.curr * w);
-        let retry_after = if allowed {
-            Ms::ZERO
-        } else {
-            Ms::from_ms(self.retry_after(&r, now, cost))
-        };
-        Ok((
-            r,
-            Decision {
-                allowed,
-                wait: Ms::ZERO,
-                retry_after,
-                reset: Ms::from_ms(w - r.elapsed(now)),
-                remaining: Frac::new((slack + w - 1) as u128, w),
-            },
-        ))
-    }
-
     /// The first whole millisecond at which a request of `cost` would pass, counted
     /// from `now`, if nothing else arrives. Only called for a denied request.
     fn retry_after(&self, r: &Roll, now: u64, cost: u32) -> u64 {
-        let w = self.window as u128;
-        let n = self.limit as u128;
+        let w = self.rate.period_ms() as u128;
+        let n = self.rate.limit() as u128;
         let c = cost as u128 - 1;
         // Smallest elapsed e' with prev · (W − e') < X, or None if no e' < W works.
         let first_fit = |prev: u128, x: u128| -> Option<u128> {
@@ -162,30 +129,72 @@ impl SlidingWindowCounter {
     }
 
     fn estimate(&self, r: &Roll, now: u64) -> Amount {
+        let window = self.rate.period_ms();
         Amount::new(
-            (r.weighted_prev(now, self.window) + r.curr * self.window) as u128,
-            self.window,
+            (r.weighted_prev(now, window) + r.curr * window) as u128,
+            window,
         )
     }
 }
 
-impl Limiter for SlidingWindowCounter {
-    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        let (r, d) = self.decide(now, cost)?;
+impl Rule for SlidingWindowCounter {
+    type Next = Roll;
+
+    fn rate(&self) -> Rate {
+        self.rate
+    }
+
+    fn last(&self) -> u64 {
+        self.last
+    }
+
+    fn capacity(&self) -> u64 {
+        self.rate.limit()
+    }
+
+    #[inline]
+    fn decide(&self, now: u64, cost: u32) -> (Roll, Decision) {
+        let w = self.rate.period_ms();
+        let nw = self.rate.limit() * w;
+        let mut r = self.roll(now);
+        let weighted = r.weighted_prev(now, w);
+        // As if `cost` unit requests came one after another: the last must still fit.
+        // curr + cost − 1 < 2N and N · W < 2^62, so nothing here overflows.
+        let allowed = weighted + (r.curr + cost as u64 - 1) * w < nw;
+        if allowed {
+            r.curr += cost as u64;
+        }
+        // Unit requests that would still pass now: ceil(slack / W).
+        let slack = nw.saturating_sub(weighted + r.curr * w);
+        let retry_after = if allowed {
+            Ms::ZERO
+        } else {
+            Ms::from_ms(self.retry_after(&r, now, cost))
+        };
+        (
+            r,
+            Decision {
+                allowed,
+                wait: Ms::ZERO,
+                retry_after,
+                reset: Ms::from_ms(w - r.elapsed(now)),
+                remaining: Frac::new((slack + w - 1) as u128, w),
+            },
+        )
+    }
+
+    fn commit(&mut self, r: Roll, now: u64) {
         self.index = r.index;
         self.start = r.start;
         self.prev = r.prev;
         self.curr = r.curr;
         self.last = now;
-        Ok(d)
     }
 
-    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        self.decide(now, cost).map(|(_, d)| d)
-    }
-
-    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
-        let (after, d) = self.decide(now, cost)?;
+    fn trace(&self, now: u64, cost: u32) -> Explanation {
+        let window = self.rate.period_ms();
+        let limit = self.rate.limit();
+        let (after, d) = self.decide(now, cost);
         let r = self.roll(now);
         let mut steps = vec![];
         if r.index != self.index {
@@ -213,7 +222,7 @@ impl Limiter for SlidingWindowCounter {
                 to: Value::Count(0),
             });
         }
-        let elapsed = Amount::new(r.elapsed(now) as u128, self.window);
+        let elapsed = Amount::new(r.elapsed(now) as u128, window);
         steps.push(Step {
             when: None,
             set: "elapsed",
@@ -221,7 +230,7 @@ impl Limiter for SlidingWindowCounter {
                 "({} − {}) / {}",
                 Ms::from_ms(now),
                 Ms::from_ms(r.start),
-                Ms::from_ms(self.window)
+                Ms::from_ms(window)
             )),
             to: Value::Amount(elapsed),
         });
@@ -237,18 +246,18 @@ impl Limiter for SlidingWindowCounter {
                 label: "estimate",
                 lhs: Value::Amount(estimate),
                 op: Op::Lt,
-                rhs: Value::Count(self.limit),
+                rhs: Value::Count(limit),
                 holds: d.allowed,
             }
         } else {
             Comparison {
                 label: "estimate + cost − 1",
                 lhs: Value::Amount(Amount::new(
-                    estimate.0.num() + (cost as u128 - 1) * self.window as u128,
-                    self.window,
+                    estimate.0.num() + (cost as u128 - 1) * window as u128,
+                    window,
                 )),
                 op: Op::Lt,
-                rhs: Value::Count(self.limit),
+                rhs: Value::Count(limit),
                 holds: d.allowed,
             }
         };
@@ -259,7 +268,7 @@ impl Limiter for SlidingWindowCounter {
                 Field::new("curr", Value::Count(curr)),
             ]
         };
-        Ok(Explanation {
+        Explanation {
             at: Ms::from_ms(now),
             cost,
             before: state(self.index, self.prev, self.curr),
@@ -267,35 +276,27 @@ impl Limiter for SlidingWindowCounter {
             test,
             verdict: Verdict::of(&d),
             after: state(after.index, after.prev, after.curr),
-        })
+        }
     }
 
-    fn snapshot(&self, now: u64) -> Snapshot {
-        let now = now.max(self.last);
+    fn state_at(&self, now: u64) -> Snapshot {
         let r = self.roll(now);
         Snapshot::SlidingWindowCounter {
             start: Ms::from_ms(r.start),
-            window: Ms::from_ms(self.window),
+            window: Ms::from_ms(self.rate.period_ms()),
             prev: r.prev,
             curr: r.curr,
             estimate: self.estimate(&r, now),
-            limit: self.limit,
+            limit: self.rate.limit(),
         }
     }
 
-    fn policy(&self) -> Policy {
-        Policy {
-            limit: self.limit,
-            window_ms: self.window,
-        }
-    }
-
-    fn is_at_rest(&self, now: u64) -> bool {
-        let r = self.roll(now.max(self.last));
+    fn rests(&self, now: u64) -> bool {
+        let r = self.roll(now);
         r.prev == 0 && r.curr == 0
     }
 
-    fn state_numbers(&self) -> usize {
+    fn numbers(&self) -> usize {
         3
     }
 }
@@ -303,6 +304,7 @@ impl Limiter for SlidingWindowCounter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Limiter;
     use alloc::string::ToString;
 
     fn swc(limit: u64, period: u64) -> SlidingWindowCounter {

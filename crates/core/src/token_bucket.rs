@@ -12,19 +12,18 @@
 use alloc::format;
 use alloc::vec;
 
-use crate::decision::{Decision, Policy};
-use crate::error::CheckError;
+use crate::decision::Decision;
+use crate::error::ParamError;
 use crate::exact::{Amount, Frac, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
-use crate::params::{check_cost, check_time, scaled_count, Rate};
+use crate::limiter::Rule;
+use crate::params::{scaled_count, Rate};
 use crate::snapshot::Snapshot;
-use crate::{Limiter, ParamError};
 
 /// Exact token bucket. State: tokens (scaled) and the time of the last refill.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TokenBucket {
-    limit: u64,
-    period: u64,
+    rate: Rate,
     capacity: u64,
     /// Tokens × period (at most `capacity · period < 2^63`).
     tokens: u64,
@@ -36,8 +35,7 @@ impl TokenBucket {
     pub fn new(rate: Rate, burst: u64) -> Result<TokenBucket, ParamError> {
         let capacity = scaled_count("burst", burst, rate.period_ms())?;
         Ok(TokenBucket {
-            limit: rate.limit(),
-            period: rate.period_ms(),
+            rate,
             capacity,
             tokens: capacity * rate.period_ms(),
             last: 0,
@@ -46,44 +44,18 @@ impl TokenBucket {
 
     #[inline]
     fn full(&self) -> u64 {
-        self.capacity * self.period
+        self.capacity * self.rate.period_ms()
     }
 
     #[inline]
     fn refilled(&self, now: u64) -> u64 {
         // Saturating is exact here: the result is capped at `full` < u64::MAX.
-        let earned = (now - self.last).saturating_mul(self.limit);
+        let earned = (now - self.last).saturating_mul(self.rate.limit());
         self.full().min(self.tokens.saturating_add(earned))
     }
 
-    #[inline]
-    fn decide(&self, now: u64, cost: u32) -> Result<(u64, Decision), CheckError> {
-        check_time(self.last, now)?;
-        check_cost(cost, self.capacity)?;
-        let have = self.refilled(now);
-        let need = cost as u64 * self.period;
-        let allowed = have >= need;
-        let after = if allowed { have - need } else { have };
-        let retry_after = if allowed {
-            Ms::ZERO
-        } else {
-            Ms::scaled((need - have) as u128, self.limit)
-        };
-        Ok((
-            after,
-            status(
-                after,
-                self.capacity,
-                self.period,
-                self.limit,
-                allowed,
-                retry_after,
-            ),
-        ))
-    }
-
     fn amount(&self, scaled: u64) -> Amount {
-        Amount::new(scaled as u128, self.period)
+        Amount::new(scaled as u128, self.rate.period_ms())
     }
 }
 
@@ -93,11 +65,11 @@ impl TokenBucket {
 pub(crate) fn status(
     tokens: u64,
     capacity: u64,
-    period: u64,
-    limit: u64,
+    rate: Rate,
     allowed: bool,
     retry_after: Ms,
 ) -> Decision {
+    let (period, limit) = (rate.period_ms(), rate.limit());
     // The next whole token arrives when `tokens` reaches the next multiple of period.
     let reset = if tokens >= capacity * period {
         Ms::ZERO
@@ -113,20 +85,46 @@ pub(crate) fn status(
     }
 }
 
-impl Limiter for TokenBucket {
-    fn check(&mut self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        let (after, d) = self.decide(now, cost)?;
-        self.tokens = after;
+impl Rule for TokenBucket {
+    /// Tokens (scaled) after the request.
+    type Next = u64;
+
+    fn rate(&self) -> Rate {
+        self.rate
+    }
+
+    fn last(&self) -> u64 {
+        self.last
+    }
+
+    fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    #[inline]
+    fn decide(&self, now: u64, cost: u32) -> (u64, Decision) {
+        let have = self.refilled(now);
+        let need = cost as u64 * self.rate.period_ms();
+        let allowed = have >= need;
+        let after = if allowed { have - need } else { have };
+        let retry_after = if allowed {
+            Ms::ZERO
+        } else {
+            Ms::scaled((need - have) as u128, self.rate.limit())
+        };
+        (
+            after,
+            status(after, self.capacity, self.rate, allowed, retry_after),
+        )
+    }
+
+    fn commit(&mut self, tokens: u64, now: u64) {
+        self.tokens = tokens;
         self.last = now;
-        Ok(d)
     }
 
-    fn peek(&self, now: u64, cost: u32) -> Result<Decision, CheckError> {
-        self.decide(now, cost).map(|(_, d)| d)
-    }
-
-    fn explain(&self, now: u64, cost: u32) -> Result<Explanation, CheckError> {
-        let (after, d) = self.decide(now, cost)?;
+    fn trace(&self, now: u64, cost: u32) -> Explanation {
+        let (after, d) = self.decide(now, cost);
         let have = self.refilled(now);
         let state = |tokens: u64, last: u64| {
             vec![
@@ -145,13 +143,13 @@ impl Limiter for TokenBucket {
                     self.capacity,
                     self.amount(self.tokens),
                     Ms::from_ms(now - self.last),
-                    self.limit,
-                    Ms::from_ms(self.period)
+                    self.rate.limit(),
+                    Ms::from_ms(self.rate.period_ms())
                 )),
                 to: Value::Amount(self.amount(have)),
             }]
         };
-        Ok(Explanation {
+        Explanation {
             at: Ms::from_ms(now),
             cost,
             before: state(self.tokens, self.last),
@@ -165,29 +163,22 @@ impl Limiter for TokenBucket {
             },
             verdict: Verdict::of(&d),
             after: state(after, now),
-        })
+        }
     }
 
-    fn snapshot(&self, now: u64) -> Snapshot {
+    fn state_at(&self, now: u64) -> Snapshot {
         Snapshot::TokenBucket {
-            tokens: self.amount(self.refilled(now.max(self.last))),
+            tokens: self.amount(self.refilled(now)),
             capacity: self.capacity,
-            per_token: Ms::scaled(self.period as u128, self.limit),
+            per_token: Ms::scaled(self.rate.period_ms() as u128, self.rate.limit()),
         }
     }
 
-    fn policy(&self) -> Policy {
-        Policy {
-            limit: self.limit,
-            window_ms: self.period,
-        }
+    fn rests(&self, now: u64) -> bool {
+        self.refilled(now) == self.full()
     }
 
-    fn is_at_rest(&self, now: u64) -> bool {
-        self.refilled(now.max(self.last)) == self.full()
-    }
-
-    fn state_numbers(&self) -> usize {
+    fn numbers(&self) -> usize {
         2
     }
 }
@@ -195,6 +186,7 @@ impl Limiter for TokenBucket {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Limiter;
     use alloc::string::ToString;
 
     #[test]
