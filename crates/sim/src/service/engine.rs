@@ -233,15 +233,45 @@ struct Pending {
     attempt: u32,
     original: u32,
     previous: u32,
+    first_t: u64,
 }
 
-/// The next attempt to send; `link` is `(original, previous)` for a retry.
+/// A retry's request: its first try's index and time, and the attempt it follows.
+#[derive(Clone, Copy)]
+struct Link {
+    original: u32,
+    first_t: u64,
+    previous: u32,
+}
+
+/// The next attempt to send (`link` for a retry).
 struct Next {
     t: u64,
     client: u32,
     route: u32,
     attempt: u32,
-    link: Option<(u32, u32)>,
+    link: Option<Link>,
+}
+
+/// Where a run's attempts go, one by one in arrival order (a report keeps them
+/// all; the playground's timeline keeps the latest).
+pub(crate) trait Sink {
+    /// Attempt number `index` (from 0).
+    fn attempt(&mut self, index: u32, a: Attempt);
+    /// The client retried attempt `previous` with attempt `index`.
+    fn retried(&mut self, previous: u32, index: u32);
+}
+
+impl Sink for Vec<Attempt> {
+    fn attempt(&mut self, _: u32, a: Attempt) {
+        self.push(a);
+    }
+
+    fn retried(&mut self, previous: u32, index: u32) {
+        if let Some(p) = self.get_mut(previous as usize) {
+            p.retry = Some(index);
+        }
+    }
 }
 
 /// The running service.
@@ -262,7 +292,7 @@ struct Engine<'a> {
     jitter: Vec<Pcg64>,
     balancer: Pcg64,
     outage: usize,
-    attempts: Vec<Attempt>,
+    count: u64,
     meter: ServiceMeter,
 }
 
@@ -309,7 +339,7 @@ impl<'a> Engine<'a> {
                 .collect(),
             balancer: balancer_rng(spec.seed),
             outage: 0,
-            attempts: Vec::with_capacity(demand.len()),
+            count: 0,
             meter: ServiceMeter::new(spec),
             demand,
             spec,
@@ -339,7 +369,11 @@ impl<'a> Engine<'a> {
                     client: p.client,
                     route: p.route,
                     attempt: p.attempt,
-                    link: Some((p.original, p.previous)),
+                    link: Some(Link {
+                        original: p.original,
+                        first_t: p.first_t,
+                        previous: p.previous,
+                    }),
                 })
             }
         }
@@ -354,7 +388,8 @@ impl<'a> Engine<'a> {
         spans.get(self.outage).is_some_and(|s| s.contains(t))
     }
 
-    fn run(mut self) -> Result<ServiceReport, SimError> {
+    /// Runs to the end, handing every attempt to `sink`; returns the yardstick.
+    fn run(mut self, sink: &mut impl Sink) -> Result<ServiceYardstick, SimError> {
         let m = self.spec.instances.max(1);
         while let Some(Next {
             t,
@@ -364,7 +399,7 @@ impl<'a> Engine<'a> {
             link,
         }) = self.next()
         {
-            let index = self.attempts.len();
+            let index = self.count as usize;
             if index >= MAX_REQUESTS {
                 return Err(SimError::at(
                     self.path,
@@ -432,14 +467,11 @@ impl<'a> Engine<'a> {
             };
             let retry_after_s = (!verdict.allowed && decider != Decider::FailClosed)
                 .then(|| verdict.retry_after.ceil_secs().max(1));
-            let (original, original_t) = match link {
+            let (original, first_t) = match link {
                 None => (index as u32, t),
-                Some((original, previous)) => {
-                    if let Some(p) = self.attempts.get_mut(previous as usize) {
-                        p.retry = Some(index as u32);
-                    }
-                    let t0 = self.attempts.get(original as usize).map_or(t, |a| a.t);
-                    (original, t0)
+                Some(l) => {
+                    sink.retried(l.previous, index as u32);
+                    (l.original, l.first_t)
                 }
             };
             let a = Attempt {
@@ -466,7 +498,7 @@ impl<'a> Engine<'a> {
                 }
             };
             self.meter
-                .record(&a, verdict.wait, cost, original_t, retry_delay.is_none());
+                .record(&a, verdict.wait, cost, first_t, retry_delay.is_none());
             if let Some(d) = retry_delay {
                 self.retries.push(Reverse(Pending {
                     t: t.saturating_add(d),
@@ -476,22 +508,35 @@ impl<'a> Engine<'a> {
                     attempt: attempt + 1,
                     original,
                     previous: index as u32,
+                    first_t,
                 }));
                 self.scheduled += 1;
             }
-            self.attempts.push(a);
+            sink.attempt(index as u32, a);
+            self.count += 1;
         }
-        Ok(ServiceReport {
-            id: self.spec.id.clone(),
-            yardstick: self.meter.yardstick(self.spec),
-            attempts: self.attempts,
-        })
+        Ok(self.meter.yardstick(self.spec))
     }
 }
 
 /// Runs one service (validating it first; errors start with `path`, e.g.
 /// `services[0]`).
 pub fn run_service(spec: &ServiceSpec, path: &str) -> Result<ServiceReport, SimError> {
+    let mut attempts = Vec::new();
+    let yardstick = run_service_into(spec, path, &mut attempts)?;
+    Ok(ServiceReport {
+        id: spec.id.clone(),
+        attempts,
+        yardstick,
+    })
+}
+
+/// The same, handing the attempts to `sink` instead of keeping them.
+pub(crate) fn run_service_into(
+    spec: &ServiceSpec,
+    path: &str,
+    sink: &mut impl Sink,
+) -> Result<ServiceYardstick, SimError> {
     spec.validate(path)?;
-    Engine::new(spec, path)?.run()
+    Engine::new(spec, path)?.run(sink)
 }

@@ -17,6 +17,8 @@
 //! - per second: demand, offered, allowed and refused attempts by arrival second,
 //!   for the first [`PER_SECOND_MAX_BUCKETS`] seconds of the clock.
 
+use std::collections::BTreeMap;
+
 use ratelab_core::Ms;
 use serde::Serialize;
 
@@ -41,24 +43,58 @@ pub struct Percentiles {
     pub p99: Option<u64>,
     /// The largest.
     pub max: Option<u64>,
+    /// How many distinct values there were (what computing them held).
+    #[serde(skip)]
+    pub distinct: u64,
 }
 
 impl Percentiles {
-    /// Nearest rank over `values` (sorted here).
-    pub fn of(mut values: Vec<u64>) -> Percentiles {
-        values.sort_unstable();
-        let n = values.len() as u64;
-        let rank = |p: u64| {
-            // The smallest k with k ≥ p·n/100, from 1; read at index k − 1.
-            let k = (p * n).div_ceil(100).max(1);
-            values.get(k as usize - 1).copied()
-        };
+    /// Nearest rank over `values`.
+    pub fn of(values: impl IntoIterator<Item = u64>) -> Percentiles {
+        let mut counts = Counts::default();
+        for v in values {
+            counts.add(v);
+        }
+        counts.percentiles()
+    }
+}
+
+/// How many times each whole number of ms occurred: exact percentiles in memory
+/// proportional to the distinct values, not to the number of requests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Counts {
+    counts: BTreeMap<u64, u64>,
+    total: u64,
+}
+
+impl Counts {
+    pub fn add(&mut self, v: u64) {
+        *self.counts.entry(v).or_insert(0) += 1;
+        self.total += 1;
+    }
+
+    /// Nearest rank: the p-th percentile is the value at rank `⌈p·n/100⌉` (from 1)
+    /// in sorted order.
+    pub fn percentiles(&self) -> Percentiles {
+        let n = self.total;
+        let ranks = [50u64, 95, 99].map(|p| (p * n).div_ceil(100).max(1));
+        let mut found = [None; 3];
+        let mut seen = 0;
+        for (&v, &c) in &self.counts {
+            seen += c;
+            for (rank, slot) in ranks.iter().zip(found.iter_mut()) {
+                if slot.is_none() && *rank <= seen {
+                    *slot = Some(v);
+                }
+            }
+        }
         Percentiles {
             count: n,
-            p50: rank(50),
-            p95: rank(95),
-            p99: rank(99),
-            max: values.last().copied(),
+            p50: found[0],
+            p95: found[1],
+            p99: found[2],
+            max: self.counts.keys().next_back().copied(),
+            distinct: self.counts.len() as u64,
         }
     }
 }
@@ -276,8 +312,8 @@ pub(crate) struct ServiceMeter {
     fail_open: u64,
     fallback_passed: u64,
     fallback_refused: u64,
-    waits: Vec<u64>,
-    latencies: Vec<u64>,
+    waits: Counts,
+    latencies: Counts,
     window: Slide<u64>,
     second: Slide<u64>,
     max_in_window: u64,
@@ -310,8 +346,8 @@ impl ServiceMeter {
             fail_open: 0,
             fallback_passed: 0,
             fallback_refused: 0,
-            waits: Vec::new(),
-            latencies: Vec::new(),
+            waits: Counts::default(),
+            latencies: Counts::default(),
             window: Slide::default(),
             second: Slide::default(),
             max_in_window: 0,
@@ -371,7 +407,7 @@ impl ServiceMeter {
         }
         self.passed += 1;
         c.passed += 1;
-        self.waits.push(a.wait_ms);
+        self.waits.add(a.wait_ms);
         let w = wait.0;
         let elapsed = a.t.saturating_sub(first_t) as u128;
         let latency = Ms::scaled(
@@ -380,7 +416,7 @@ impl ServiceMeter {
                 .saturating_add(w.num()),
             w.den(),
         );
-        self.latencies.push(latency.ceil_ms());
+        self.latencies.add(latency.ceil_ms());
         let win = self.window_ms;
         self.max_in_window = self
             .max_in_window
@@ -393,8 +429,8 @@ impl ServiceMeter {
     /// Numbers held (for memory bounds): waits, latencies, window entries, series.
     #[allow(dead_code)]
     pub fn stored_items(&self) -> usize {
-        self.waits.len()
-            + self.latencies.len()
+        self.waits.counts.len()
+            + self.latencies.counts.len()
             + self.window.len()
             + self.second.len()
             + self.per_second.stored()
@@ -430,8 +466,8 @@ impl ServiceMeter {
             fail_open: self.fail_open,
             fallback_passed: self.fallback_passed,
             fallback_refused: self.fallback_refused,
-            wait_ms: Percentiles::of(self.waits.clone()),
-            latency_ms: Percentiles::of(self.latencies.clone()),
+            wait_ms: self.waits.percentiles(),
+            latency_ms: self.latencies.percentiles(),
             window_ms: self.window_ms,
             max_in_window: self.max_in_window,
             max_in_window_per_key: self
@@ -488,16 +524,18 @@ mod tests {
 
     #[test]
     fn percentiles_by_nearest_rank() {
-        let p = Percentiles::of((1..=100).rev().collect());
+        let p = Percentiles::of((1..=100).rev());
         assert_eq!(
             (p.count, p.p50, p.p95, p.p99, p.max),
             (100, Some(50), Some(95), Some(99), Some(100))
         );
-        let p = Percentiles::of(vec![7]);
+        let p = Percentiles::of([7]);
         assert_eq!((p.p50, p.p99), (Some(7), Some(7)));
-        let p = Percentiles::of(vec![1, 2, 3]);
+        let p = Percentiles::of([1, 2, 3]);
         assert_eq!((p.p50, p.p95), (Some(2), Some(3)));
-        assert_eq!(Percentiles::of(Vec::new()).p50, None);
+        assert_eq!(Percentiles::of([]).p50, None);
+        let p = Percentiles::of([5, 5, 5, 5, 9]);
+        assert_eq!((p.p50, p.p95, p.max), (Some(5), Some(9), Some(9)));
     }
 
     #[test]

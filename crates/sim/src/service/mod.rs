@@ -44,6 +44,7 @@ mod metrics;
 mod retry;
 mod scenarios;
 mod spec;
+mod timeline;
 
 pub use engine::{run_service, Attempt, Decider, ServiceReport};
 pub use metrics::{
@@ -58,6 +59,7 @@ pub use spec::{
     ServiceSpec, Span, Store, MAX_ATTEMPTS, MAX_CLIENTS, MAX_DEMAND_PARTS, MAX_INSTANCES,
     MAX_LIMITS, MAX_OUTAGES, MAX_ROUTES,
 };
+pub use timeline::{ServiceTimeline, ServiceTimelineLimits};
 
 use crate::error::SimError;
 
@@ -66,6 +68,16 @@ pub const MAX_SERVICES: usize = 8;
 
 /// Runs every service of a comparison; errors name `services[i]`.
 pub fn run_services(specs: &[ServiceSpec]) -> Result<Vec<ServiceReport>, SimError> {
+    check_ids(specs)?;
+    specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| run_service(s, &format!("services[{i}]")))
+        .collect()
+}
+
+/// One to [`MAX_SERVICES`] services with distinct ids.
+fn check_ids(specs: &[ServiceSpec]) -> Result<(), SimError> {
     spec::how_many(specs.len(), MAX_SERVICES, "services", "services")?;
     for (i, s) in specs.iter().enumerate() {
         if specs[..i].iter().any(|o| o.id == s.id) {
@@ -75,9 +87,5 @@ pub fn run_services(specs: &[ServiceSpec]) -> Result<Vec<ServiceReport>, SimErro
             ));
         }
     }
-    specs
-        .iter()
-        .enumerate()
-        .map(|(i, s)| run_service(s, &format!("services[{i}]")))
-        .collect()
+    Ok(())
 }
