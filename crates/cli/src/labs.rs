@@ -1,6 +1,6 @@
 //! `ratelab lab <a|b|c|d|e>` and `ratelab scenarios`: the labs' results as text.
 
-use ratelab_sim::scenario::{scenario, scenario_info, Overrides};
+use ratelab_sim::scenario::{scenario, Overrides, ScenarioId};
 use ratelab_sim::sweep::Sweep;
 use ratelab_sim::{run, Config, Report, SCENARIOS};
 
@@ -25,11 +25,11 @@ pub fn scenario_list() -> String {
 /// One lab's results.
 pub fn render(which: &str) -> Result<String, Failure> {
     let id = match which.to_ascii_lowercase().as_str() {
-        "a" | "lab-a" => "lab-a",
-        "b" | "lab-b" => "lab-b",
-        "c" | "lab-c" => "lab-c",
-        "d" | "lab-d" => "lab-d",
-        "e" | "lab-e" => "lab-e",
+        "a" | "lab-a" => ScenarioId::LabA,
+        "b" | "lab-b" => ScenarioId::LabB,
+        "c" | "lab-c" => ScenarioId::LabC,
+        "d" | "lab-d" => ScenarioId::LabD,
+        "e" | "lab-e" => ScenarioId::LabE,
         _ => {
             return Err(Failure(format!(
                 "lab: unknown lab \"{which}\" (expected a, b, c, d or e)"
@@ -39,11 +39,10 @@ pub fn render(which: &str) -> Result<String, Failure> {
     let config = scenario(id, &Overrides::default())?;
     let report = run(&config)?;
     let mut out = String::new();
-    if let Some(info) = scenario_info(id) {
-        out.push_str(&format!("{}\n{}\n\n", info.title, info.description));
-    }
+    let info = id.info();
+    out.push_str(&format!("{}\n{}\n\n", info.title, info.description));
     match id {
-        "lab-a" => {
+        ScenarioId::LabA => {
             out.push_str(&summary(&report, Some((59_000, 61_000, &config))));
             if let Some(fixed) = report.lane("fixed_window") {
                 let n = fixed.allowed_between(&config.stream, 59_000, 61_000);
@@ -53,9 +52,9 @@ pub fn render(which: &str) -> Result<String, Failure> {
                 ));
             }
         }
-        "lab-b" => out.push_str(&histograms(&report)),
-        "lab-c" => out.push_str(&waits(&report)),
-        "lab-d" => {
+        ScenarioId::LabB => out.push_str(&histograms(&report)),
+        ScenarioId::LabC => out.push_str(&waits(&report)),
+        ScenarioId::LabD => {
             out.push_str(&summary(&report, None));
             if let Some(sweep) = &report.sweep {
                 out.push('\n');

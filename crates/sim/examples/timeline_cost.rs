@@ -9,8 +9,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use ratelab_sim::scenario::default_lanes;
 use ratelab_sim::traffic::Poisson;
+use ratelab_sim::ScenarioId;
 use ratelab_sim::Timeline;
 
 fn main() {
@@ -24,7 +24,7 @@ fn main() {
     }
     .stream()
     .expect("valid traffic");
-    let lanes = default_lanes("manual", 100, 60_000);
+    let lanes = ScenarioId::Manual.lanes(100, 60_000);
     let started = Instant::now();
     let mut tl = Timeline::new(lanes, None).expect("valid lanes");
     tl.extend(&stream).expect("sorted stream");

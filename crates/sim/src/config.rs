@@ -3,10 +3,10 @@
 //! ([`crate::scenario()`]), or by hand.
 
 use ratelab_core::{Algorithm, AnyLimiter, Limiter, ParamError, Params};
-use serde::Serialize;
 
 use crate::error::SimError;
-use crate::stream::{Request, Stream};
+use crate::scenario::ScenarioId;
+use crate::stream::Stream;
 use crate::sweep::SweepSpec;
 
 /// The most lanes one run may have.
@@ -78,7 +78,7 @@ impl LaneSpec {
 }
 
 /// Parameters as a limiter uses them, for reports (`params` in the JSON output).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResolvedParams {
     /// N.
     pub limit: u64,
@@ -97,7 +97,7 @@ pub struct ResolvedParams {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
     /// The scenario it came from, if any.
-    pub scenario: Option<String>,
+    pub scenario: Option<ScenarioId>,
     /// The requests.
     pub stream: Stream,
     /// The limiters, each fed the whole stream independently.
@@ -118,16 +118,6 @@ impl Config {
             window_ms,
             sweep: None,
         }
-    }
-
-    /// Parses the JSON format (see the crate docs and the README's "JSON format").
-    pub fn from_json(text: &str) -> Result<Config, SimError> {
-        crate::json::config_from_str(text)
-    }
-
-    /// Parses an already parsed JSON value.
-    pub fn from_value(value: &serde_json::Value) -> Result<Config, SimError> {
-        crate::json::config_from_value(value)
     }
 
     /// Checks everything a run needs: the stream's invariants, at least one and at
@@ -176,93 +166,5 @@ impl Config {
             }
         }
         Ok(())
-    }
-
-    /// The config in the explicit JSON form (`requests`, `limiters`, `window_ms`):
-    /// what "export" writes, and what [`Config::from_json`] reads back to an equal
-    /// stream and lanes. Times from key `""` with cost 1 are written as bare numbers.
-    pub fn to_json(&self) -> String {
-        let requests: Vec<RequestOut<'_>> = self
-            .stream
-            .requests
-            .iter()
-            .map(|r| RequestOut::new(r, &self.stream))
-            .collect();
-        let out = ConfigOut {
-            requests,
-            limiters: self.lanes.iter().map(LimiterOut::from).collect(),
-            window_ms: self.window_ms,
-        };
-        // Serialising plain structs of strings and integers cannot fail.
-        serde_json::to_string(&out).unwrap_or_default()
-    }
-}
-
-#[derive(Serialize)]
-struct ConfigOut<'a> {
-    requests: Vec<RequestOut<'a>>,
-    limiters: Vec<LimiterOut<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    window_ms: Option<u64>,
-}
-
-#[derive(Serialize)]
-#[serde(untagged)]
-enum RequestOut<'a> {
-    Time(u64),
-    Full {
-        t: u64,
-        #[serde(skip_serializing_if = "str::is_empty")]
-        key: &'a str,
-        #[serde(skip_serializing_if = "is_one")]
-        cost: u32,
-    },
-}
-
-fn is_one(n: &u32) -> bool {
-    *n == 1
-}
-
-impl<'a> RequestOut<'a> {
-    fn new(r: &Request, stream: &'a Stream) -> RequestOut<'a> {
-        let key = stream.key_name(r.key).unwrap_or("");
-        if key.is_empty() && r.cost == 1 {
-            RequestOut::Time(r.t)
-        } else {
-            RequestOut::Full {
-                t: r.t,
-                key,
-                cost: r.cost,
-            }
-        }
-    }
-}
-
-/// A limiter in the input format (also used by `scenarios_json`).
-#[derive(Serialize)]
-pub(crate) struct LimiterOut<'a> {
-    algorithm: &'static str,
-    id: &'a str,
-    limit: u64,
-    period_ms: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    burst: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    delay: Option<u64>,
-    #[serde(skip_serializing_if = "core::ops::Not::not")]
-    nodelay: bool,
-}
-
-impl<'a> From<&'a LaneSpec> for LimiterOut<'a> {
-    fn from(l: &'a LaneSpec) -> LimiterOut<'a> {
-        LimiterOut {
-            algorithm: l.algorithm.id(),
-            id: &l.id,
-            limit: l.params.limit,
-            period_ms: l.params.period_ms,
-            burst: l.params.burst,
-            delay: l.params.delay,
-            nodelay: l.params.nodelay,
-        }
     }
 }

@@ -34,6 +34,18 @@
 //! Typed APIs underneath: [`Config::from_json`], [`scenario()`], [`run`] → [`Report`],
 //! [`trace`], [`sweep()`], and [`Timeline`] for the live playground.
 //!
+//! # Where things live
+//!
+//! | module | what |
+//! |---|---|
+//! | `stream`, `config` | requests, streams, lanes, a runnable [`Config`] (no JSON) |
+//! | [`scenario`](mod@scenario) | the registry: [`ScenarioId`], its streams and default lanes |
+//! | `json` | the JSON format, reading and writing ([`Config::from_json`], [`Report::to_json`], [`simulate_json`], [`scenarios_json`]) |
+//! | `run`, `yardstick` | one stream through every lane, and the shared metrics |
+//! | [`sweep`](mod@sweep), [`traffic`] | lab D's sweep and seeded Poisson traffic |
+//! | [`timeline`] | the live, scrubbable timeline of the playground |
+//! | [`share`] | the playground's link: setup and view as a query string |
+//!
 //! # Departures are monotone per key
 //!
 //! The yardstick counts the delaying limiters' traffic by departure time in one pass,
@@ -64,9 +76,12 @@ pub use ratelab_core;
 
 pub use config::{Config, LaneSpec, ResolvedParams, MAX_LANES};
 pub use error::SimError;
-pub use json::{LIMITER_FIELDS, MAX_LABEL_CHARS, REQUEST_FIELDS, TOP_FIELDS};
-pub use run::{run, simulate_json, simulate_value, trace, LaneReport, LaneTrace, Report, TraceRow};
-pub use scenario::{scenario, scenario_info, scenarios_json, Overrides, ScenarioInfo, SCENARIOS};
+pub use json::{
+    scenarios_json, simulate_json, simulate_value, LIMITER_FIELDS, MAX_LABEL_CHARS, REQUEST_FIELDS,
+    TOP_FIELDS,
+};
+pub use run::{run, trace, LaneReport, LaneTrace, Report, TraceRow};
+pub use scenario::{scenario, scenario_info, Overrides, ScenarioId, ScenarioInfo, SCENARIOS};
 pub use stream::{Request, Stream, MAX_REQUESTS, MAX_TIME_MS};
 pub use sweep::{sweep, Sweep, SweepRow, SweepSpec};
 pub use timeline::{BusiestWindow, Outcome, Timeline, TimelineError, TimelineLimits};

@@ -1,30 +1,30 @@
 //! The runner: one stream through every lane, and the report.
 
 use ratelab_core::{AnyLimiter, Explanation, Keyed, Limiter, Ms};
-use serde::{Serialize, Serializer};
 
 use crate::config::{Config, ResolvedParams};
 use crate::error::SimError;
+use crate::scenario::ScenarioId;
 use crate::stream::{Request, Stream};
 use crate::sweep::{sweep, Sweep};
 use crate::yardstick::{Meter, Yardstick};
 
 /// The result of a run (the JSON output). Field order is the format.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// Written as JSON by [`Report::to_json`] (and `Serialize`, in `crate::json`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     /// One per lane, in the order given.
     pub results: Vec<LaneReport>,
     /// The scenario run, if any.
-    pub scenario: Option<String>,
+    pub scenario: Option<ScenarioId>,
     /// How many requests the stream had.
     pub request_count: usize,
     /// Lab D's sweep (absent otherwise).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub sweep: Option<Sweep>,
 }
 
 /// One lane's result: its decisions and its yardstick.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LaneReport {
     /// The lane's label.
     pub id: String,
@@ -36,16 +36,10 @@ pub struct LaneReport {
     pub allowed: Vec<bool>,
     /// Per request: the exact wait of an allowed request, `None` if denied. In JSON
     /// (`wait_ms`): rounded up to whole ms, `null` when denied.
-    #[serde(rename = "wait_ms", serialize_with = "waits_in_ms")]
     pub waits: Vec<Option<Ms>>,
     /// The shared yardstick, its fields inline in the JSON (`passed`, `blocked`,
     /// `max_in_window`, ...).
-    #[serde(flatten)]
     pub yardstick: Yardstick,
-}
-
-fn waits_in_ms<S: Serializer>(waits: &[Option<Ms>], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(waits.iter().map(|w| w.map(Ms::ceil_ms)))
 }
 
 impl Report {
@@ -113,26 +107,10 @@ pub fn run(config: &Config) -> Result<Report, SimError> {
     let sweep = config.sweep.as_ref().map(sweep).transpose()?;
     Ok(Report {
         results,
-        scenario: config.scenario.clone(),
+        scenario: config.scenario,
         request_count: stream.requests.len(),
         sweep,
     })
-}
-
-/// JSON text in, JSON text out: the one entry point the CLI and the JS API share, so
-/// that results and error messages are identical everywhere.
-pub fn simulate_json(input: &str) -> Result<String, String> {
-    let config = Config::from_json(input)?;
-    let report = run(&config)?;
-    serde_json::to_string(&report).map_err(|e| e.to_string())
-}
-
-/// The same from an already parsed value (the JS API converts a JS object to a
-/// `serde_json::Value`). Returns the typed report, whose `Serialize` keeps the field
-/// order of the format (converting it to a `serde_json::Value` would sort the keys).
-pub fn simulate_value(input: &serde_json::Value) -> Result<Report, String> {
-    let config = Config::from_value(input)?;
-    Ok(run(&config)?)
 }
 
 /// One lane's trace: a row per request.

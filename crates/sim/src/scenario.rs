@@ -19,23 +19,130 @@
 //! | `poisson` | Poisson: 20 clients at 1x of 100/min for 5 min by default ([`defaults`]) |
 //! | `custom` | the requests given |
 //!
-//! The default lanes of each are [`default_lanes`]; the overrides each accepts are
-//! [`ScenarioInfo::overrides`].
+//! Each scenario is a [`ScenarioId`]; its registry entry ([`ScenarioInfo`], from
+//! [`ScenarioId::info`]) says what it is called and which overrides it accepts, and
+//! [`ScenarioId::lanes`] the lanes it runs when none are given. The JSON and URL
+//! spellings (`"edge-burst"`, …) are [`ScenarioId::id`] and [`ScenarioId::from_id`];
+//! the registry as JSON (`ratelab scenarios --json`) is written by
+//! [`crate::scenarios_json`].
+//!
+//! # Adding a scenario
+//!
+//! 1. A variant in [`ScenarioId`], with its id in [`ScenarioId::id`] and in
+//!    [`ScenarioId::ALL`] (the order the playground lists them in).
+//! 2. Its entry in [`SCENARIOS`] (title, description, the top-level JSON fields it
+//!    takes, its default budget), at the same position as in `ALL` (a test checks).
+//! 3. Its stream in [`scenario`] and its lanes in [`ScenarioId::lanes`]: both
+//!    `match`es are exhaustive, so the compiler lists what is missing.
+//! 4. Its Vietnamese title and description in the web crate's texts.
+
+use core::fmt;
 
 use ratelab_core::Algorithm;
-use serde::Serialize;
 
-use crate::config::{Config, LaneSpec, LimiterOut};
+use crate::config::{Config, LaneSpec};
 use crate::error::SimError;
 use crate::stream::{Stream, MAX_REQUESTS};
 use crate::sweep::SweepSpec;
 use crate::traffic::Poisson;
 
+/// A scenario of the registry. Written in JSON, links and the command line as its
+/// [`ScenarioId::id`] (`"edge-burst"`, `"lab-d"`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ScenarioId {
+    /// `edge-burst`: a burst of 2N split around a window boundary.
+    EdgeBurst,
+    /// `2x-rate`: twice the allowed rate for three windows.
+    TwiceTheRate,
+    /// `burst-then-drip`: N at once, then half the rate.
+    BurstThenDrip,
+    /// `manual`: no requests; the user sends them.
+    Manual,
+    /// `golden`: SPEC's golden stream.
+    Golden,
+    /// `lab-a`: the boundary attack on 100/min.
+    LabA,
+    /// `lab-b`: sustained overload of 100/min.
+    LabB,
+    /// `lab-c`: a page load of 12 requests against 10/s.
+    LabC,
+    /// `lab-d`: the sliding window counter against the exact log, seeded Poisson.
+    LabD,
+    /// `lab-e`: the worst case for 100/min.
+    LabE,
+    /// `poisson`: seeded Poisson traffic.
+    Poisson,
+    /// `custom`: the requests and limiters given.
+    Custom,
+}
+
+impl ScenarioId {
+    /// Every scenario, in the order the playground lists them (and [`SCENARIOS`]).
+    pub const ALL: [ScenarioId; 12] = [
+        ScenarioId::EdgeBurst,
+        ScenarioId::TwiceTheRate,
+        ScenarioId::BurstThenDrip,
+        ScenarioId::Manual,
+        ScenarioId::Golden,
+        ScenarioId::LabA,
+        ScenarioId::LabB,
+        ScenarioId::LabC,
+        ScenarioId::LabD,
+        ScenarioId::LabE,
+        ScenarioId::Poisson,
+        ScenarioId::Custom,
+    ];
+
+    /// The scenario a playground opens with.
+    pub const DEFAULT: ScenarioId = ScenarioId::Golden;
+
+    /// The name in JSON, links and the command line.
+    pub const fn id(self) -> &'static str {
+        match self {
+            ScenarioId::EdgeBurst => "edge-burst",
+            ScenarioId::TwiceTheRate => "2x-rate",
+            ScenarioId::BurstThenDrip => "burst-then-drip",
+            ScenarioId::Manual => "manual",
+            ScenarioId::Golden => "golden",
+            ScenarioId::LabA => "lab-a",
+            ScenarioId::LabB => "lab-b",
+            ScenarioId::LabC => "lab-c",
+            ScenarioId::LabD => "lab-d",
+            ScenarioId::LabE => "lab-e",
+            ScenarioId::Poisson => "poisson",
+            ScenarioId::Custom => "custom",
+        }
+    }
+
+    /// The scenario named `id` (exactly as [`ScenarioId::id`] writes it).
+    pub fn from_id(id: &str) -> Option<ScenarioId> {
+        ScenarioId::ALL.into_iter().find(|s| s.id() == id)
+    }
+
+    /// Its registry entry.
+    pub const fn info(self) -> &'static ScenarioInfo {
+        // In range and the right entry: checked at compile time below.
+        &SCENARIOS[self as usize]
+    }
+
+    /// Whether it takes top-level JSON field `field` besides `scenario` (see
+    /// [`ScenarioInfo::overrides`]).
+    pub fn takes(self, field: &str) -> bool {
+        self.info().overrides.contains(&field)
+    }
+}
+
+impl fmt::Display for ScenarioId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
 /// A scenario's entry in the registry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScenarioInfo {
-    /// The name in JSON and URLs.
-    pub id: &'static str,
+    /// Which scenario (its name in JSON and URLs is `id.id()`).
+    pub id: ScenarioId,
     /// A human title.
     pub title: &'static str,
     /// One line on what it shows.
@@ -53,10 +160,23 @@ pub struct ScenarioInfo {
 const BUDGET: &[&str] = &["limiters", "window_ms", "limit", "period_ms"];
 const LANES_ONLY: &[&str] = &["limiters", "window_ms"];
 
-/// Every scenario, in the order the playground lists them.
+// `SCENARIOS[i]` is the entry of `ScenarioId::ALL[i]`, whose discriminant is `i`: a
+// registry out of order does not compile.
+const _: () = {
+    assert!(SCENARIOS.len() == ScenarioId::ALL.len());
+    let mut i = 0;
+    while i < SCENARIOS.len() {
+        assert!(SCENARIOS[i].id as usize == i);
+        assert!(ScenarioId::ALL[i] as usize == i);
+        i += 1;
+    }
+};
+
+/// Every scenario, in the order the playground lists them (that of
+/// [`ScenarioId::ALL`]).
 pub const SCENARIOS: &[ScenarioInfo] = &[
     ScenarioInfo {
-        id: "edge-burst",
+        id: ScenarioId::EdgeBurst,
         title: "Edge burst",
         description: "A burst of 2N split around a window boundary: N in the last tenth of the first window, N in the first tenth of the next.",
         overrides: BUDGET,
@@ -65,7 +185,7 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         window_ms: None,
     },
     ScenarioInfo {
-        id: "2x-rate",
+        id: ScenarioId::TwiceTheRate,
         title: "2x rate",
         description: "A steady stream at twice the allowed rate for three windows.",
         overrides: BUDGET,
@@ -74,7 +194,7 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         window_ms: None,
     },
     ScenarioInfo {
-        id: "burst-then-drip",
+        id: ScenarioId::BurstThenDrip,
         title: "Burst then drip",
         description: "A full burst of N at once, then one request every 2W/N (half the rate) until 4W.",
         overrides: BUDGET,
@@ -83,7 +203,7 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         window_ms: None,
     },
     ScenarioInfo {
-        id: "manual",
+        id: ScenarioId::Manual,
         title: "Manual",
         description: "No requests: send them yourself, one click at a time.",
         overrides: BUDGET,
@@ -92,7 +212,7 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         window_ms: None,
     },
     ScenarioInfo {
-        id: "golden",
+        id: ScenarioId::Golden,
         title: "The golden stream",
         description: "SPEC's twelve requests against 5 per 10 s, with the seven limiters of its golden table.",
         overrides: LANES_ONLY,
@@ -101,7 +221,7 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         window_ms: None,
     },
     ScenarioInfo {
-        id: "lab-a",
+        id: ScenarioId::LabA,
         title: "Lab A: boundary attack",
         description: "100 per minute: one request at 0 s, 100 just before 60 s, 100 just after; the fixed window lets 199 through in 2 s.",
         overrides: LANES_ONLY,
@@ -110,7 +230,7 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         window_ms: None,
     },
     ScenarioInfo {
-        id: "lab-b",
+        id: ScenarioId::LabB,
         title: "Lab B: sustained overload",
         description: "100 per minute, one request every 300 ms for 3 minutes: the windows pass in bursts, then go silent (34 33 33 0 0 0 per 10 s).",
         overrides: LANES_ONLY,
@@ -119,7 +239,7 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         window_ms: None,
     },
     ScenarioInfo {
-        id: "lab-c",
+        id: ScenarioId::LabC,
         title: "Lab C: page load",
         description: "12 simultaneous requests against \"10 per second\": a bucket of 1 blocks 11, a bucket of 20 none, a queue delays them.",
         overrides: LANES_ONLY,
@@ -128,7 +248,7 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         window_ms: None,
     },
     ScenarioInfo {
-        id: "lab-d",
+        id: ScenarioId::LabD,
         title: "Lab D: estimate against exact",
         description: "Seeded Poisson traffic, 300 clients x 10 min at 0.5x to 4x of 100 per minute: how often the sliding window counter wrongly allows or blocks.",
         overrides: &["limiters", "window_ms", "seed", "load", "clients"],
@@ -137,7 +257,7 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         window_ms: None,
     },
     ScenarioInfo {
-        id: "lab-e",
+        id: ScenarioId::LabE,
         title: "Lab E: worst case",
         description: "100 per minute: 100 requests in the last 0.1 s of the first minute, then 10 per second for two minutes.",
         overrides: LANES_ONLY,
@@ -146,7 +266,7 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         window_ms: None,
     },
     ScenarioInfo {
-        id: "poisson",
+        id: ScenarioId::Poisson,
         title: "Poisson traffic",
         description: "Seeded random traffic from many clients, each at load x the limit on average.",
         overrides: &[
@@ -164,7 +284,7 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         window_ms: None,
     },
     ScenarioInfo {
-        id: "custom",
+        id: ScenarioId::Custom,
         title: "Custom",
         description: "Your own requests (typed, pasted or imported as JSON) and limiters.",
         overrides: &["requests", "limiters", "window_ms"],
@@ -174,18 +294,14 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
     },
 ];
 
-/// Looks a scenario up by id.
+/// Looks a scenario up by its name in JSON and links.
 pub fn scenario_info(id: &str) -> Option<&'static ScenarioInfo> {
-    SCENARIOS.iter().find(|s| s.id == id)
+    ScenarioId::from_id(id).map(ScenarioId::info)
 }
 
 /// The scenario ids, comma-separated (for error messages).
 pub fn scenario_ids() -> String {
-    SCENARIOS
-        .iter()
-        .map(|s| s.id)
-        .collect::<Vec<_>>()
-        .join(", ")
+    ScenarioId::ALL.map(ScenarioId::id).join(", ")
 }
 
 /// Defaults of the seeded scenarios.
@@ -236,32 +352,24 @@ pub struct Overrides {
 }
 
 /// Builds scenario `id` with `overrides` into a runnable, validated [`Config`].
-pub fn scenario(id: &str, overrides: &Overrides) -> Result<Config, SimError> {
-    let info = scenario_info(id).ok_or_else(|| {
-        SimError::at(
-            "scenario",
-            format_args!(
-                "unknown scenario \"{id}\" (expected one of {})",
-                scenario_ids()
-            ),
-        )
-    })?;
+pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimError> {
+    let info = id.info();
     let limit = overrides.limit.unwrap_or(info.limit);
     let period = overrides.period_ms.unwrap_or(info.period_ms);
     // Validate the budget once, with core's messages (`limit: must be > 0`).
     ratelab_core::Rate::new(limit, period).map_err(|e| SimError::param("", &e))?;
     let seed = overrides.seed.unwrap_or(defaults::SEED);
     let mut sweep = None;
-    let stream = match info.id {
-        "edge-burst" => edge_burst(limit, period)?,
-        "2x-rate" => twice_the_rate(limit, period)?,
-        "burst-then-drip" => burst_then_drip(limit, period)?,
-        "manual" => Stream::new(),
-        "golden" => Stream::from_times(GOLDEN_TIMES),
-        "lab-a" => lab_a(),
-        "lab-b" => lab_b(),
-        "lab-c" => Stream::from_times([0; 12]),
-        "lab-d" => {
+    let stream = match id {
+        ScenarioId::EdgeBurst => edge_burst(limit, period)?,
+        ScenarioId::TwiceTheRate => twice_the_rate(limit, period)?,
+        ScenarioId::BurstThenDrip => burst_then_drip(limit, period)?,
+        ScenarioId::Manual => Stream::new(),
+        ScenarioId::Golden => Stream::from_times(GOLDEN_TIMES),
+        ScenarioId::LabA => lab_a(),
+        ScenarioId::LabB => lab_b(),
+        ScenarioId::LabC => Stream::from_times([0; 12]),
+        ScenarioId::LabD => {
             sweep = Some(SweepSpec::lab_d(seed));
             Poisson {
                 clients: overrides.clients.unwrap_or(defaults::LAB_D_CLIENTS),
@@ -275,8 +383,8 @@ pub fn scenario(id: &str, overrides: &Overrides) -> Result<Config, SimError> {
             }
             .stream()?
         }
-        "lab-e" => lab_e(),
-        "poisson" => Poisson {
+        ScenarioId::LabE => lab_e(),
+        ScenarioId::Poisson => Poisson {
             clients: overrides.clients.unwrap_or(defaults::POISSON_CLIENTS),
             load_permille: overrides
                 .load_permille
@@ -289,14 +397,14 @@ pub fn scenario(id: &str, overrides: &Overrides) -> Result<Config, SimError> {
             seed,
         }
         .stream()?,
-        _ => overrides.requests.clone().unwrap_or_default(),
+        ScenarioId::Custom => overrides.requests.clone().unwrap_or_default(),
     };
     let lanes = match &overrides.limiters {
         Some(l) => l.clone(),
-        None => default_lanes(info.id, limit, period),
+        None => id.lanes(limit, period),
     };
     let config = Config {
-        scenario: Some(info.id.to_string()),
+        scenario: Some(id),
         stream,
         lanes,
         window_ms: overrides.window_ms.or(info.window_ms),
@@ -306,79 +414,83 @@ pub fn scenario(id: &str, overrides: &Overrides) -> Result<Config, SimError> {
     Ok(config)
 }
 
-/// The lanes a scenario runs when none are given, at budget `limit` per `period_ms`
-/// (the labs ignore the budget: their lanes are part of the lesson). `custom` has none.
-pub fn default_lanes(id: &str, limit: u64, period_ms: u64) -> Vec<LaneSpec> {
-    use Algorithm::*;
-    let lane = |a| LaneSpec::simple(a, limit, period_ms);
-    let per_minute = |a| LaneSpec::simple(a, 100, 60_000);
-    match id {
-        "edge-burst" => [FixedWindow, SlidingLog, TokenBucket].map(lane).to_vec(),
-        "2x-rate" => [
-            FixedWindow,
-            SlidingLog,
-            SlidingWindowCounter,
-            TokenBucket,
-            LeakyQueue,
-        ]
-        .map(lane)
-        .to_vec(),
-        "burst-then-drip" => [FixedWindow, SlidingLog, TokenBucket, LeakyQueue]
-            .map(lane)
-            .to_vec(),
-        "manual" => [
-            FixedWindow,
-            SlidingLog,
-            SlidingWindowCounter,
-            TokenBucket,
-            LeakyQueue,
-            Gcra,
-        ]
-        .map(lane)
-        .to_vec(),
-        "golden" => [
-            FixedWindow,
-            FixedWindowAnchored,
-            SlidingLog,
-            SlidingWindowCounter,
-            TokenBucket,
-            LeakyQueue,
-            Gcra,
-        ]
-        .map(|a| LaneSpec::simple(a, 5, 10_000))
-        .to_vec(),
-        "lab-a" => [
-            FixedWindow,
-            FixedWindowAnchored,
-            SlidingLog,
-            SlidingWindowCounter,
-            TokenBucket,
-        ]
-        .map(per_minute)
-        .to_vec(),
-        "lab-b" | "lab-e" => [
-            FixedWindow,
-            SlidingLog,
-            SlidingWindowCounter,
-            TokenBucket,
-            Gcra,
-        ]
-        .map(per_minute)
-        .to_vec(),
-        "lab-c" => {
-            let ten = |a| LaneSpec::simple(a, 10, 1_000);
-            vec![
-                ten(TokenBucket).with_burst(1).with_id("token_bucket_b1"),
-                ten(TokenBucket).with_burst(20).with_id("token_bucket_b20"),
-                ten(LeakyQueue).with_burst(12),
-                ten(Nginx).with_burst(11),
+impl ScenarioId {
+    /// The lanes this scenario runs when none are given, at budget `limit` per
+    /// `period_ms` (the labs and the golden stream ignore the budget: their lanes are
+    /// part of the lesson). `custom` has none. (The lanes a *playground* opens it with
+    /// are [`crate::share::opening_lanes`].)
+    pub fn lanes(self, limit: u64, period_ms: u64) -> Vec<LaneSpec> {
+        use Algorithm::*;
+        let lane = |a| LaneSpec::simple(a, limit, period_ms);
+        let per_minute = |a| LaneSpec::simple(a, 100, 60_000);
+        match self {
+            ScenarioId::EdgeBurst => [FixedWindow, SlidingLog, TokenBucket].map(lane).to_vec(),
+            ScenarioId::TwiceTheRate => [
+                FixedWindow,
+                SlidingLog,
+                SlidingWindowCounter,
+                TokenBucket,
+                LeakyQueue,
             ]
-        }
-        "lab-d" => [SlidingWindowCounter, SlidingLog].map(per_minute).to_vec(),
-        "poisson" => [FixedWindow, SlidingLog, SlidingWindowCounter, TokenBucket]
             .map(lane)
             .to_vec(),
-        _ => Vec::new(),
+            ScenarioId::BurstThenDrip => [FixedWindow, SlidingLog, TokenBucket, LeakyQueue]
+                .map(lane)
+                .to_vec(),
+            ScenarioId::Manual => [
+                FixedWindow,
+                SlidingLog,
+                SlidingWindowCounter,
+                TokenBucket,
+                LeakyQueue,
+                Gcra,
+            ]
+            .map(lane)
+            .to_vec(),
+            ScenarioId::Golden => [
+                FixedWindow,
+                FixedWindowAnchored,
+                SlidingLog,
+                SlidingWindowCounter,
+                TokenBucket,
+                LeakyQueue,
+                Gcra,
+            ]
+            .map(|a| LaneSpec::simple(a, 5, 10_000))
+            .to_vec(),
+            ScenarioId::LabA => [
+                FixedWindow,
+                FixedWindowAnchored,
+                SlidingLog,
+                SlidingWindowCounter,
+                TokenBucket,
+            ]
+            .map(per_minute)
+            .to_vec(),
+            ScenarioId::LabB | ScenarioId::LabE => [
+                FixedWindow,
+                SlidingLog,
+                SlidingWindowCounter,
+                TokenBucket,
+                Gcra,
+            ]
+            .map(per_minute)
+            .to_vec(),
+            ScenarioId::LabC => {
+                let ten = |a| LaneSpec::simple(a, 10, 1_000);
+                vec![
+                    ten(TokenBucket).with_burst(1).with_id("token_bucket_b1"),
+                    ten(TokenBucket).with_burst(20).with_id("token_bucket_b20"),
+                    ten(LeakyQueue).with_burst(12),
+                    ten(Nginx).with_burst(11),
+                ]
+            }
+            ScenarioId::LabD => [SlidingWindowCounter, SlidingLog].map(per_minute).to_vec(),
+            ScenarioId::Poisson => [FixedWindow, SlidingLog, SlidingWindowCounter, TokenBucket]
+                .map(lane)
+                .to_vec(),
+            ScenarioId::Custom => Vec::new(),
+        }
     }
 }
 
@@ -455,42 +567,6 @@ pub fn lab_e() -> Stream {
     Stream::from_times(edge.chain(steady))
 }
 
-#[derive(Serialize)]
-struct ScenarioOut<'a> {
-    id: &'static str,
-    title: &'static str,
-    description: &'static str,
-    overrides: &'static [&'static str],
-    limit: u64,
-    period_ms: u64,
-    window_ms: Option<u64>,
-    limiters: Vec<LimiterOut<'a>>,
-}
-
-/// The registry as JSON: `[{"id", "title", "description", "overrides", "limit",
-/// "period_ms", "window_ms", "limiters"}, ...]` (limiters in the input format).
-pub fn scenarios_json() -> String {
-    let lanes: Vec<Vec<LaneSpec>> = SCENARIOS
-        .iter()
-        .map(|s| default_lanes(s.id, s.limit, s.period_ms))
-        .collect();
-    let out: Vec<ScenarioOut<'_>> = SCENARIOS
-        .iter()
-        .zip(&lanes)
-        .map(|(s, l)| ScenarioOut {
-            id: s.id,
-            title: s.title,
-            description: s.description,
-            overrides: s.overrides,
-            limit: s.limit,
-            period_ms: s.period_ms,
-            window_ms: s.window_ms,
-            limiters: l.iter().map(LimiterOut::from).collect(),
-        })
-        .collect();
-    serde_json::to_string(&out).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -527,20 +603,27 @@ mod tests {
     fn every_scenario_builds_and_validates() {
         for s in SCENARIOS {
             let mut o = Overrides::default();
-            if s.id == "custom" {
+            if s.id == ScenarioId::Custom {
                 o.limiters = Some(vec![LaneSpec::simple(Algorithm::Gcra, 1, 1000)]);
             }
             let c = scenario(s.id, &o).unwrap_or_else(|e| panic!("{}: {e}", s.id));
-            assert_eq!(c.scenario.as_deref(), Some(s.id));
+            assert_eq!(c.scenario, Some(s.id));
         }
+    }
+
+    #[test]
+    fn ids_round_trip_and_match_the_registry() {
+        for (i, id) in ScenarioId::ALL.into_iter().enumerate() {
+            assert_eq!(ScenarioId::from_id(id.id()), Some(id));
+            assert_eq!(id.info().id, id);
+            assert_eq!(SCENARIOS[i].id, id);
+            assert_eq!(id.to_string(), id.id());
+        }
+        assert_eq!(ScenarioId::from_id("nope"), None);
+        assert_eq!(ScenarioId::from_id(" golden"), None);
         assert_eq!(
-            scenario("nope", &Overrides::default())
-                .unwrap_err()
-                .as_str(),
-            format!(
-                "scenario: unknown scenario \"nope\" (expected one of {})",
-                scenario_ids()
-            )
+            scenario_ids(),
+            "edge-burst, 2x-rate, burst-then-drip, manual, golden, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom"
         );
     }
 }

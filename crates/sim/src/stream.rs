@@ -1,7 +1,5 @@
 //! Requests and streams: what every scenario produces and every runner consumes.
 
-use serde::Serialize;
-
 use crate::error::SimError;
 
 /// The most requests one stream may hold (JSON input and generated scenarios alike).
@@ -15,7 +13,7 @@ pub const MAX_REQUESTS: usize = 2_000_000;
 pub const MAX_TIME_MS: u64 = (1 << 53) - 1;
 
 /// One request: when it arrives, from whom, and how much it costs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Request {
     /// Arrival time in ms on the virtual clock.
     pub t: u64,

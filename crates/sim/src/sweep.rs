@@ -1,11 +1,9 @@
 //! Lab D: how often the sliding window counter disagrees with the exact counter
 //! (the sliding log), on seeded Poisson traffic at several load levels.
 
-use ratelab_core::{Algorithm, AnyLimiter, Limiter, Params};
-use serde::Serialize;
-
 use crate::error::SimError;
 use crate::traffic::Poisson;
+use ratelab_core::{Algorithm, AnyLimiter, Limiter, Params};
 
 /// The load levels of lab D, in thousandths of the limit: 0.5x, 0.9x, 1x, 1.25x, 2x
 /// and 4x.
@@ -45,7 +43,7 @@ impl SweepSpec {
 }
 
 /// The sweep's result (`sweep` in the JSON output of lab D).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sweep {
     /// The exact counter: `sliding_log`.
     pub baseline: &'static str,
@@ -66,7 +64,7 @@ pub struct Sweep {
 }
 
 /// One load level.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SweepRow {
     /// The level as people write it: `"1.25x"`.
     pub load: String,

@@ -3,10 +3,8 @@
 
 use std::collections::VecDeque;
 
-use ratelab_core::Ms;
-use serde::Serialize;
-
 use crate::stream::Request;
+use ratelab_core::Ms;
 
 /// Width of a histogram bucket: allowed requests are counted per 10 s of arrival time.
 pub const HISTOGRAM_BUCKET_MS: u64 = 10_000;
@@ -21,7 +19,7 @@ pub const HISTOGRAM_MAX_BUCKETS: usize = 8_640;
 /// Counts of *allowed* traffic are weighted by cost (a request of cost 3 counts 3), so
 /// that they compare directly with the limit; with cost 1 everywhere (the scenarios)
 /// they are plain request counts. `passed` and `blocked` count requests.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Yardstick {
     /// Requests allowed (possibly after a wait).
     pub passed: u64,
@@ -34,7 +32,6 @@ pub struct Yardstick {
     /// which [`Yardstick::max_in_window`] was first reached, so the window is
     /// `(t − W, t]`. `None` while nothing was allowed. (Not in the JSON output: the
     /// playground uses it to highlight the window.)
-    #[serde(skip)]
     pub max_in_window_end: Option<u64>,
     /// W of that window, in ms.
     pub window_ms: u64,
@@ -55,7 +52,6 @@ pub struct Yardstick {
     /// ([`ratelab_core::Limiter::state_numbers`]).
     pub state_numbers: u64,
     /// The longest wait, exact.
-    #[serde(skip)]
     pub longest_wait: Ms,
 }
 

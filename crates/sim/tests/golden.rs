@@ -1,6 +1,6 @@
 //! SPEC's golden table, through the JSON path the CLI and the JS API use.
 
-use ratelab_sim::{run, scenario, simulate_json, Config, Overrides};
+use ratelab_sim::{run, scenario, simulate_json, Config, Overrides, ScenarioId};
 use serde_json::Value;
 
 /// (id, decisions, passed, max in 10 s) from SPEC.md.
@@ -107,7 +107,7 @@ fn the_output_fields_come_in_the_documented_order() {
 
 #[test]
 fn the_typed_path_agrees_and_exports_round_trip() {
-    let config = scenario("golden", &Overrides::default()).unwrap();
+    let config = scenario(ScenarioId::Golden, &Overrides::default()).unwrap();
     let report = run(&config).unwrap();
     for (lane, (id, decisions, passed, max)) in report.results.iter().zip(TABLE) {
         assert_eq!((lane.id.as_str(), lane.marks().as_str()), (id, decisions));

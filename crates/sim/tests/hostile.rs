@@ -12,8 +12,8 @@ mod oracle;
 
 use proptest::prelude::*;
 use ratelab_sim::ratelab_core::{Algorithm, MAX_COUNT};
-use ratelab_sim::share::{self, normalise_ids, ShareState, LANGS, SPEEDS_PERMILLE};
-use ratelab_sim::{LaneSpec, Request, Stream, LIMITER_FIELDS, REQUEST_FIELDS, SCENARIOS};
+use ratelab_sim::share::{normalise_ids, Link, Setup, View, LANGS, SPEEDS_PERMILLE};
+use ratelab_sim::{LaneSpec, Request, ScenarioId, Stream, LIMITER_FIELDS, REQUEST_FIELDS};
 use serde_json::{json, Map, Value};
 
 /// Cases per target: `PROPTEST_CASES`, else `default`.
@@ -146,9 +146,9 @@ fn requests() -> impl Strategy<Value = Value> {
 
 fn scenario_name() -> impl Strategy<Value = Value> {
     prop_oneof![
-        8 => prop::sample::select(SCENARIOS.iter().map(|s| s.id).collect::<Vec<_>>())
-            .prop_filter("the lab-d sweep is minutes of work", |id| *id != "lab-d")
-            .prop_map(|id| json!(id)),
+        8 => prop::sample::select(ScenarioId::ALL.to_vec())
+            .prop_filter("the lab-d sweep is minutes of work", |id| *id != ScenarioId::LabD)
+            .prop_map(|id| json!(id.id())),
         1 => leaf(),
     ]
 }
@@ -281,10 +281,9 @@ fn lane() -> impl Strategy<Value = LaneSpec> {
 
 /// A state built the way the playground builds one: a scenario's defaults, then its
 /// controls (budget, lanes, options the scenario takes, the view).
-fn state() -> impl Strategy<Value = ShareState> {
-    let ids: Vec<&'static str> = SCENARIOS.iter().map(|s| s.id).collect();
+fn state() -> impl Strategy<Value = Link> {
     (
-        prop::sample::select(ids),
+        prop::sample::select(ScenarioId::ALL.to_vec()),
         prop::option::of((1u64..50, 1u64..100_000)),
         prop::option::of(prop::collection::vec(lane(), 1..=6)),
         prop::option::of(1u64..100_000),
@@ -304,7 +303,7 @@ fn state() -> impl Strategy<Value = ShareState> {
         ),
     )
         .prop_map(|(id, budget, lanes, window, seeded, reqs, view)| {
-            let mut s = ShareState::for_scenario(id);
+            let mut s = Setup::for_scenario(id);
             if let Some((limit, period)) = budget {
                 if s.takes("limit") {
                     s.set_budget(limit, period);
@@ -338,8 +337,17 @@ fn state() -> impl Strategy<Value = ShareState> {
                 }
                 s.requests = stream;
             }
-            (s.t_ms, s.speed_permille, s.lang, s.selected, s.highlight) = view;
-            s
+            let (t_ms, speed_permille, lang, selected, highlight) = view;
+            Link {
+                setup: s,
+                view: View {
+                    t_ms,
+                    speed_permille,
+                    lang,
+                    selected,
+                    highlight,
+                },
+            }
         })
 }
 
@@ -386,7 +394,7 @@ proptest! {
     fn every_state_the_playground_builds_round_trips(s in state()) {
         // A state the engine refuses (a cost above a lane's capacity, ...) is never
         // shown; the link of a shown one must reproduce it.
-        prop_assume!(s.to_config().is_ok());
+        prop_assume!(s.setup.to_config().is_ok());
         if let Err(e) = oracle::check_round_trip(&s) {
             prop_assert!(false, "{}", e);
         }
@@ -419,16 +427,18 @@ fn the_oracle_knows_the_caps() {
     ));
     assert!(!oracle::is_clear_json_error("must be > 0"));
     assert!(!oracle::is_clear_json_error("scenario: a\nb"));
-    let _ = share::DEFAULT_SCENARIO;
 }
 
 /// A lane re-added with its defaults where the scenario's own lane had options (lab
 /// C's nginx lane without its burst of 11) must survive the link too.
 #[test]
 fn a_lane_back_at_its_defaults_round_trips() {
-    let mut s = ShareState::for_scenario("lab-c");
-    s.lanes[3] = LaneSpec::simple(Algorithm::Nginx, 10, 1_000);
-    normalise_ids(&mut s.lanes);
-    assert!(s.to_config().is_ok());
+    let mut s = Link {
+        setup: Setup::for_scenario(ScenarioId::LabC),
+        view: View::default(),
+    };
+    s.setup.lanes[3] = LaneSpec::simple(Algorithm::Nginx, 10, 1_000);
+    normalise_ids(&mut s.setup.lanes);
+    assert!(s.setup.to_config().is_ok());
     oracle::check_round_trip(&s).unwrap();
 }

@@ -1,10 +1,11 @@
 //! Each lab's headline number, through the same path as `ratelab lab`.
 
-use ratelab_sim::scenario::{scenario, Overrides};
+use ratelab_sim::scenario::{scenario, Overrides, ScenarioId};
 use ratelab_sim::sweep::{sweep, SweepSpec, LAB_D_LOADS};
 use ratelab_sim::{run, simulate_json, Config, LaneReport, Report};
 
 fn lab(id: &str) -> (Config, Report) {
+    let id = ScenarioId::from_id(id).unwrap();
     let config = scenario(id, &Overrides::default()).unwrap();
     let report = run(&config).unwrap();
     (config, report)
@@ -150,7 +151,7 @@ fn lab_d_lanes_run_the_first_clients_of_the_sweep_level() {
     // The sweep at 1.25x for 10 clients must agree with the lanes' stream run through
     // the general runner (a state per key, merged stream).
     let config = scenario(
-        "lab-d",
+        ScenarioId::LabD,
         &Overrides {
             clients: Some(10),
             ..Overrides::default()
@@ -218,7 +219,7 @@ fn the_parameterised_scenarios_do_what_they_say() {
     assert!(c.stream.is_empty());
     // Budgets can be overridden.
     let c = scenario(
-        "edge-burst",
+        ScenarioId::EdgeBurst,
         &Overrides {
             limit: Some(100),
             period_ms: Some(60_000),

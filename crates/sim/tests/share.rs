@@ -60,9 +60,9 @@ proptest! {
     #[test]
     fn parsing_never_panics_and_round_trips(q in query()) {
         let (state, _) = parse(&q);
-        prop_assert!((1..=6).contains(&state.lanes.len()));
-        prop_assert!(state.to_config().is_ok());
-        let again = to_query(&state);
+        prop_assert!((1..=6).contains(&state.setup.lanes.len()));
+        prop_assert!(state.setup.to_config().is_ok());
+        let again = to_query(&state.setup, &state.view);
         let (back, notices) = parse(&again);
         prop_assert_eq!(notices, vec![], "{} → {}", q, again);
         prop_assert_eq!(back, state);

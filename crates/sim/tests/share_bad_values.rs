@@ -1,7 +1,8 @@
 //! SPEC's list of bad input, as a link would carry it: every value falls back to its
 //! default with exactly this notice, and the rest of the link still opens.
 
-use ratelab_sim::share::{parse, to_query, ShareState};
+use ratelab_sim::share::{parse, Link};
+use ratelab_sim::ScenarioId;
 
 const ALGORITHMS: &str = "fixed_window, fixed_window_anchored, sliding_log, sliding_window_counter, token_bucket, leaky_queue, gcra, nginx, sliding_log_logs_blocked, token_bucket_f64";
 
@@ -86,8 +87,8 @@ fn every_bad_value_falls_back_with_its_notice() {
             ));
         }
         // The fallback is a state the playground can show, and its link is clean.
-        assert!(state.to_config().is_ok(), "{query}");
-        assert_eq!(parse(&to_query(&state)), (state.clone(), vec![]));
+        assert!(state.setup.to_config().is_ok(), "{query}");
+        assert_eq!(parse(&state.to_query()), (state.clone(), vec![]));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
@@ -97,14 +98,14 @@ fn every_bad_value_falls_back_with_its_notice() {
 fn one_bad_value_leaves_the_rest() {
     let (s, notices) = parse("scenario=edge-burst&limit=NaN&period=2s&limiters=gcra,nginx&t=1s");
     assert_eq!(notices.len(), 1);
-    assert_eq!(s.scenario, "edge-burst");
-    assert_eq!(s.budget(), (5, 2_000));
-    assert_eq!(s.lanes.len(), 2);
-    assert_eq!(s.t_ms, 1_000);
+    assert_eq!(s.setup.scenario, ScenarioId::EdgeBurst);
+    assert_eq!(s.setup.budget(), (5, 2_000));
+    assert_eq!(s.setup.lanes.len(), 2);
+    assert_eq!(s.view.t_ms, 1_000);
     // Two lanes of one algorithm are numbered, not refused as duplicates.
     let (s, notices) = parse("limiters=gcra,gcra");
     assert_eq!(notices, []);
-    let ids: Vec<&str> = s.lanes.iter().map(|l| l.id.as_str()).collect();
+    let ids: Vec<&str> = s.setup.lanes.iter().map(|l| l.id.as_str()).collect();
     assert_eq!(ids, ["gcra", "gcra-2"]);
-    assert_ne!(s, ShareState::default());
+    assert_ne!(s, Link::default());
 }

@@ -2,8 +2,8 @@
 //! bounded, and compaction keeps the totals.
 
 use ratelab_core::{Algorithm, AnyLimiter, Keyed, Limiter};
-use ratelab_sim::scenario::default_lanes;
 use ratelab_sim::traffic::Poisson;
+use ratelab_sim::ScenarioId;
 use ratelab_sim::{
     run, Config, LaneSpec, Request, Stream, Timeline, TimelineError, TimelineLimits,
 };
@@ -181,7 +181,7 @@ fn outcomes_agree_with_the_runner_and_views_use_binary_search() {
 #[test]
 fn a_hundred_thousand_clicks_stay_within_the_bound() {
     // Manual mode: six lanes, one key, three clicks at once every 400 ms.
-    let lanes = default_lanes("manual", 5, 10_000);
+    let lanes = ScenarioId::Manual.lanes(5, 10_000);
     let count = lanes.len();
     let mut tl = Timeline::new(lanes, None).unwrap();
     let limits = tl.limits();
@@ -353,7 +353,7 @@ fn limits_are_checked() {
 /// 11.2 s, i.e. (1.2 s, 11.2 s]; the sliding log first holds 5 at 9.5 s.
 #[test]
 fn the_busiest_window_is_located() {
-    let config = ratelab_sim::scenario("golden", &Default::default()).unwrap();
+    let config = ratelab_sim::scenario(ScenarioId::Golden, &Default::default()).unwrap();
     let mut tl = Timeline::new(config.lanes.clone(), config.window_ms).unwrap();
     tl.extend(&config.stream).unwrap();
     let report = run(&config).unwrap();

@@ -330,11 +330,11 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
             pairs.push((k, option_text(&v)));
         }
     }
-    let (state, notices) = ratelab_sim::share::parse_pairs(&pairs);
+    let (link, notices) = ratelab_sim::share::parse_pairs(&pairs);
     MountOptions {
         embed: true,
         compact,
-        state,
+        link,
         notices,
     }
 }

@@ -415,7 +415,7 @@ mod tests {
 
     fn golden() -> Sim {
         let (state, _) = parse("limiters=fixed_window,leaky_queue");
-        Sim::new(&state).unwrap()
+        Sim::new(&state.setup).unwrap()
     }
 
     #[test]
@@ -495,7 +495,7 @@ mod tests {
     #[test]
     fn a_full_bucket_is_not_drawn_as_refusing() {
         let (state, _) = parse("limiters=token_bucket,fixed_window,sliding_log");
-        let sim = Sim::new(&state).unwrap();
+        let sim = Sim::new(&state.setup).unwrap();
         let full = side(
             sim.snapshot(0, "", 0).as_ref(),
             sim.headers(0, "", 0).as_ref(),

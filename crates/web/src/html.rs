@@ -9,9 +9,9 @@
 use std::fmt::Write as _;
 
 use ratelab_core::{Algorithm, Explanation};
-use ratelab_sim::share::{format_duration, format_requests, ShareState, MAX_PLAYGROUND_LANES};
+use ratelab_sim::share::{format_duration, format_requests, Setup, MAX_PLAYGROUND_LANES};
 use ratelab_sim::sweep::Sweep;
-use ratelab_sim::SCENARIOS;
+use ratelab_sim::{ScenarioId, SCENARIOS};
 
 use crate::draw::esc;
 use crate::i18n::{title, Lang, Words};
@@ -19,54 +19,44 @@ use crate::model::{time_label, verdict_parts, Sim};
 use crate::texts::algorithm_text;
 
 /// The scenario names in the page's language.
-pub fn scenario_title(id: &str, lang: Lang) -> &'static str {
-    let en = SCENARIOS
-        .iter()
-        .find(|s| s.id == id)
-        .map_or("", |s| s.title);
+pub fn scenario_title(id: ScenarioId, lang: Lang) -> &'static str {
     if lang == Lang::En {
-        return en;
+        return id.info().title;
     }
     match id {
-        "edge-burst" => "Dồn ở ranh giới cửa sổ",
-        "2x-rate" => "Gấp đôi tốc độ",
-        "burst-then-drip" => "Dồn rồi nhỏ giọt",
-        "manual" => "Thủ công",
-        "golden" => "Luồng mẫu (golden)",
-        "lab-a" => "Lab A: tấn công ranh giới",
-        "lab-b" => "Lab B: quá tải kéo dài",
-        "lab-c" => "Lab C: tải một trang",
-        "lab-d" => "Lab D: ước lượng so với chính xác",
-        "lab-e" => "Lab E: trường hợp xấu nhất",
-        "poisson" => "Lưu lượng Poisson",
-        "custom" => "Tự nhập",
-        _ => en,
+        ScenarioId::EdgeBurst => "Dồn ở ranh giới cửa sổ",
+        ScenarioId::TwiceTheRate => "Gấp đôi tốc độ",
+        ScenarioId::BurstThenDrip => "Dồn rồi nhỏ giọt",
+        ScenarioId::Manual => "Thủ công",
+        ScenarioId::Golden => "Luồng mẫu (golden)",
+        ScenarioId::LabA => "Lab A: tấn công ranh giới",
+        ScenarioId::LabB => "Lab B: quá tải kéo dài",
+        ScenarioId::LabC => "Lab C: tải một trang",
+        ScenarioId::LabD => "Lab D: ước lượng so với chính xác",
+        ScenarioId::LabE => "Lab E: trường hợp xấu nhất",
+        ScenarioId::Poisson => "Lưu lượng Poisson",
+        ScenarioId::Custom => "Tự nhập",
     }
 }
 
 /// A scenario's one-line description in the page's language.
-pub fn scenario_description(id: &str, lang: Lang) -> &'static str {
-    let en = SCENARIOS
-        .iter()
-        .find(|s| s.id == id)
-        .map_or("", |s| s.description);
+pub fn scenario_description(id: ScenarioId, lang: Lang) -> &'static str {
     if lang == Lang::En {
-        return en;
+        return id.info().description;
     }
     match id {
-        "edge-burst" => "Một đợt dồn 2N chia đôi quanh ranh giới cửa sổ: N yêu cầu trong một phần mười cuối của cửa sổ đầu, N trong một phần mười đầu của cửa sổ sau.",
-        "2x-rate" => "Một luồng đều với tốc độ gấp đôi mức cho phép trong ba cửa sổ.",
-        "burst-then-drip" => "Một đợt dồn N yêu cầu cùng lúc, rồi cứ 2W/N lại một yêu cầu (nửa tốc độ) cho tới 4W.",
-        "manual" => "Không có yêu cầu nào: tự gửi từng yêu cầu bằng nút bấm.",
-        "golden" => "Mười hai yêu cầu của SPEC với hạn mức 5 mỗi 10 s, cùng các bộ giới hạn trong bảng mẫu.",
-        "lab-a" => "100 mỗi phút: một yêu cầu lúc 0 s, 100 ngay trước 60 s, 100 ngay sau; cửa sổ cố định cho 199 yêu cầu qua trong 2 s.",
-        "lab-b" => "100 mỗi phút, cứ 300 ms một yêu cầu trong 3 phút: các cửa sổ cho qua từng đợt rồi im lặng (34 33 33 0 0 0 mỗi 10 s).",
-        "lab-c" => "12 yêu cầu cùng lúc với \"10 mỗi giây\": xô chứa 1 chặn 11, xô chứa 20 không chặn, hàng đợi thì hoãn chúng.",
-        "lab-d" => "Lưu lượng Poisson có seed, 300 client × 10 phút ở mức 0,5x tới 4x của 100 mỗi phút: bộ đếm cửa sổ trượt cho qua sai hay chặn sai thường đến đâu.",
-        "lab-e" => "100 mỗi phút: 100 yêu cầu trong 0,1 s cuối của phút đầu, rồi 10 mỗi giây trong hai phút.",
-        "poisson" => "Lưu lượng ngẫu nhiên có seed từ nhiều client, mỗi client trung bình bằng mức tải × giới hạn.",
-        "custom" => "Yêu cầu và bộ giới hạn của bạn (gõ, dán, hoặc nhập JSON).",
-        _ => en,
+        ScenarioId::EdgeBurst => "Một đợt dồn 2N chia đôi quanh ranh giới cửa sổ: N yêu cầu trong một phần mười cuối của cửa sổ đầu, N trong một phần mười đầu của cửa sổ sau.",
+        ScenarioId::TwiceTheRate => "Một luồng đều với tốc độ gấp đôi mức cho phép trong ba cửa sổ.",
+        ScenarioId::BurstThenDrip => "Một đợt dồn N yêu cầu cùng lúc, rồi cứ 2W/N lại một yêu cầu (nửa tốc độ) cho tới 4W.",
+        ScenarioId::Manual => "Không có yêu cầu nào: tự gửi từng yêu cầu bằng nút bấm.",
+        ScenarioId::Golden => "Mười hai yêu cầu của SPEC với hạn mức 5 mỗi 10 s, cùng các bộ giới hạn trong bảng mẫu.",
+        ScenarioId::LabA => "100 mỗi phút: một yêu cầu lúc 0 s, 100 ngay trước 60 s, 100 ngay sau; cửa sổ cố định cho 199 yêu cầu qua trong 2 s.",
+        ScenarioId::LabB => "100 mỗi phút, cứ 300 ms một yêu cầu trong 3 phút: các cửa sổ cho qua từng đợt rồi im lặng (34 33 33 0 0 0 mỗi 10 s).",
+        ScenarioId::LabC => "12 yêu cầu cùng lúc với \"10 mỗi giây\": xô chứa 1 chặn 11, xô chứa 20 không chặn, hàng đợi thì hoãn chúng.",
+        ScenarioId::LabD => "Lưu lượng Poisson có seed, 300 client × 10 phút ở mức 0,5x tới 4x của 100 mỗi phút: bộ đếm cửa sổ trượt cho qua sai hay chặn sai thường đến đâu.",
+        ScenarioId::LabE => "100 mỗi phút: 100 yêu cầu trong 0,1 s cuối của phút đầu, rồi 10 mỗi giây trong hai phút.",
+        ScenarioId::Poisson => "Lưu lượng ngẫu nhiên có seed từ nhiều client, mỗi client trung bình bằng mức tải × giới hạn.",
+        ScenarioId::Custom => "Yêu cầu và bộ giới hạn của bạn (gõ, dán, hoặc nhập JSON).",
     }
 }
 
@@ -183,7 +173,7 @@ fn field(
 /// The setup form: scenario, the shared budget, the lanes with their parameters, the
 /// custom stream, lab D's sweep, the JSON box. User text (the drafts, the JSON, the
 /// error messages) comes back as [`Fills`], not in the markup.
-pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>, fills: &mut Fills) -> String {
+pub fn setup(s: &Setup, lang: Lang, f: &FormState<'_>, fills: &mut Fills) -> String {
     let w = lang.words();
     let mut out = String::with_capacity(8_000);
     let _ = write!(
@@ -225,7 +215,7 @@ pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>, fills: &mut Fills) -
         &format_duration(period),
         "10s",
     );
-    let describe = scenario_description(&s.scenario, lang);
+    let describe = scenario_description(s.scenario, lang);
     let _ = write!(
         out,
         r#"</fieldset></div><p class="describe">{}</p><fieldset class="lanes-setup"><legend>{} ({}/{MAX_PLAYGROUND_LANES})</legend><ol>"#,
@@ -334,7 +324,7 @@ pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>, fills: &mut Fills) -
         out,
         r#"</select><span class="error" role="alert" {slot}></span></label></fieldset>"#,
     );
-    if s.scenario == "custom" {
+    if s.scenario == ScenarioId::Custom {
         let text = f
             .requests_draft
             .map(str::to_string)
@@ -353,7 +343,7 @@ pub fn setup(s: &ShareState, lang: Lang, f: &FormState<'_>, fills: &mut Fills) -
             esc(w.apply)
         );
     }
-    if s.scenario == "lab-d" {
+    if s.scenario == ScenarioId::LabD {
         sweep(&mut out, f, w);
     }
     let area = fills.slot("json".into(), f.json);
@@ -658,8 +648,8 @@ mod tests {
     use super::*;
     use ratelab_sim::share::parse;
 
-    fn golden() -> (ShareState, Sim) {
-        let (s, _) = parse("limiters=fixed_window,leaky_queue,nginx");
+    fn golden() -> (Setup, Sim) {
+        let s = parse("limiters=fixed_window,leaky_queue,nginx").0.setup;
         let sim = Sim::new(&s).unwrap();
         (s, sim)
     }

@@ -1,13 +1,13 @@
 //! The playground's state in plain Rust: no signals, no DOM, tested natively.
 //!
-//! [`Sim`] is what a setup ([`ShareState`]) runs: the validated config and the live
+//! [`Sim`] is what a setup ([`Setup`]) runs: the validated config and the live
 //! [`Timeline`] that decided every request. Everything the components draw is asked
 //! of it here (marks in a time span, overlays for a lane's snapshot, the gauge, the
 //! trace parts), so the components only place shapes. Nothing here decides a request
 //! or computes a metric: that is `ratelab-sim` and `ratelab-core`.
 
 use ratelab_core::{Amount, Explanation, Headers, Ms, Snapshot, Verdict};
-use ratelab_sim::share::ShareState;
+use ratelab_sim::share::Setup;
 use ratelab_sim::{BusiestWindow, Config, LaneSpec, Request, Timeline, Yardstick};
 
 /// More marks than this in a lane's visible span are drawn as columns instead.
@@ -153,7 +153,7 @@ fn ms_f64(m: Ms) -> f64 {
 
 impl Sim {
     /// Builds and runs a setup. Errors are the engine's one-line messages.
-    pub fn new(state: &ShareState) -> Result<Sim, String> {
+    pub fn new(state: &Setup) -> Result<Sim, String> {
         let config = state.to_config().map_err(String::from)?;
         let mut timeline =
             Timeline::new(config.lanes.clone(), config.window_ms).map_err(String::from)?;
@@ -631,9 +631,10 @@ mod tests {
     use super::*;
     use ratelab_sim::share::parse;
 
-    fn golden() -> (ShareState, Sim) {
-        let (state, notices) =
+    fn golden() -> (Setup, Sim) {
+        let (link, notices) =
             parse("scenario=golden&limiters=fixed_window,sliding_log,token_bucket,leaky_queue");
+        let state = link.setup;
         assert!(notices.is_empty());
         let sim = Sim::new(&state).unwrap();
         (state, sim)
@@ -716,7 +717,7 @@ mod tests {
     #[test]
     fn manual_sends_at_the_clock_and_rewrites_a_scrubbed_future() {
         let (state, _) = parse("scenario=manual");
-        let mut sim = Sim::new(&state).unwrap();
+        let mut sim = Sim::new(&state.setup).unwrap();
         assert!(sim.is_empty());
         for _ in 0..6 {
             sim.send(1_000).unwrap();
@@ -734,7 +735,7 @@ mod tests {
     #[test]
     fn long_streams_show_a_moving_span_and_columns() {
         let (state, _) = parse("scenario=lab-d");
-        let sim = Sim::new(&state).unwrap();
+        let sim = Sim::new(&state.setup).unwrap();
         let (from, to) = sim.span(300_000);
         assert!(from <= 300_000 && 300_000 <= to, "{from}..{to}");
         assert_eq!(to - from, 180_000);
@@ -747,7 +748,7 @@ mod tests {
             r.end - r.start
         });
         let (state, _) = parse("scenario=golden");
-        let sim = Sim::new(&state).unwrap();
+        let sim = Sim::new(&state.setup).unwrap();
         assert_eq!(sim.span(5_000), (0, sim.end()));
     }
 

@@ -11,10 +11,11 @@
 
 use ratelab_core::{Algorithm, MAX_COUNT};
 use ratelab_sim::share::{
-    self, normalise_ids, parse_count, parse_duration, Notice, ShareState, MAX_PLAYGROUND_LANES,
+    self, normalise_ids, parse_count, parse_duration, Link, Notice, Setup, View,
+    MAX_PLAYGROUND_LANES,
 };
 use ratelab_sim::sweep::Sweep;
-use ratelab_sim::{Config, LaneSpec};
+use ratelab_sim::{Config, LaneSpec, ScenarioId};
 
 use crate::draw::{self, MarkContext, Scale, REVEAL_MARKS};
 use crate::html::{self, Fills, FormState};
@@ -29,8 +30,8 @@ pub struct MountOptions {
     pub embed: bool,
     /// The compact variant: lanes, clock and yardstick only.
     pub compact: bool,
-    /// The setup to open, from [`share::parse`].
-    pub state: ShareState,
+    /// The setup and view to open, from [`share::parse`].
+    pub link: Link,
     /// What the parser ignored, shown once.
     pub notices: Vec<Notice>,
 }
@@ -38,11 +39,11 @@ pub struct MountOptions {
 impl MountOptions {
     /// The full page from a query string (`location.search`).
     pub fn page(query: &str) -> MountOptions {
-        let (state, notices) = share::parse(query);
+        let (link, notices) = share::parse(query);
         MountOptions {
             embed: false,
             compact: false,
-            state,
+            link,
             notices,
         }
     }
@@ -159,8 +160,8 @@ struct MarksKey {
 /// Everything the playground holds.
 #[derive(Debug)]
 pub struct Playground {
-    /// The setup.
-    pub share: ShareState,
+    /// The setup (what runs; the view is the fields below, see [`Playground::view`]).
+    pub share: Setup,
     /// What it runs.
     pub sim: Sim,
     /// The virtual clock, ms.
@@ -220,7 +221,7 @@ impl Playground {
         let MountOptions {
             embed,
             compact,
-            state,
+            link: Link { setup: state, view },
             notices,
         } = options;
         let mut notes: Vec<String> = notices.iter().map(Notice::to_string).collect();
@@ -231,21 +232,21 @@ impl Playground {
                     "scenario={}: {e}; showing the default",
                     state.scenario
                 ));
-                let fallback = ShareState::default();
+                let fallback = Setup::default();
                 let sim = Sim::new(&fallback)?;
                 (fallback, sim)
             }
         };
         let len = sim.len();
-        let chosen = share.selected.filter(|&s| s < len);
-        if let Some(sel) = share.selected.filter(|&s| s >= len) {
+        let chosen = view.selected.filter(|&s| s < len);
+        if let Some(sel) = view.selected.filter(|&s| s >= len) {
             notes.push(format!("sel={sel}: there are only {len} requests; ignored"));
         }
-        let now = share.t_ms.min(sim.end());
+        let now = view.t_ms.min(sim.end());
         Ok(Playground {
-            lang: Lang::from_code(share.lang),
-            speed: share.speed_permille,
-            highlight: share.highlight,
+            lang: Lang::from_code(view.lang),
+            speed: view.speed_permille,
+            highlight: view.highlight,
             chosen,
             now,
             playing: false,
@@ -290,19 +291,20 @@ impl Playground {
         self.sim.end()
     }
 
+    /// How the setup is looked at, as a link writes it.
+    pub fn view(&self) -> View {
+        View {
+            t_ms: self.now,
+            speed_permille: self.speed,
+            lang: View::lang_code(self.lang.code()).unwrap_or("en"),
+            selected: self.chosen,
+            highlight: self.highlight,
+        }
+    }
+
     /// The whole view as a query string (what the URL and `Playground.query()` say).
     pub fn query(&self) -> String {
-        let mut s = self.share.clone();
-        s.t_ms = self.now;
-        s.speed_permille = self.speed;
-        s.lang = share::LANGS
-            .iter()
-            .find(|l| **l == self.lang.code())
-            .copied()
-            .unwrap_or("en");
-        s.selected = self.chosen;
-        s.highlight = self.highlight;
-        share::to_query(&s)
+        share::to_query(&self.share, &self.view())
     }
 
     /// The inline error of field `name`.
@@ -317,7 +319,7 @@ impl Playground {
 
     /// Changes the setup: the new one is built and run first, so an error (the
     /// engine's message) leaves everything as it was.
-    pub fn change(&mut self, f: &mut dyn FnMut(&mut ShareState)) -> Result<(), String> {
+    pub fn change(&mut self, f: &mut dyn FnMut(&mut Setup)) -> Result<(), String> {
         let mut next = self.share.clone();
         f(&mut next);
         let sim = Sim::new(&next)?;
@@ -355,7 +357,8 @@ impl Playground {
                 self.notes += 1;
             }
             "scenario" => {
-                let r = self.change(&mut |s| *s = ShareState::for_scenario(value));
+                let id = ScenarioId::from_id(value).unwrap_or(ScenarioId::DEFAULT);
+                let r = self.change(&mut |s| *s = Setup::for_scenario(id));
                 self.errors.clear();
                 self.set_error("scenario", r.err());
                 self.playing = false;
@@ -521,7 +524,7 @@ impl Playground {
             let mut parts = Some((lanes, c.stream, c.window_ms));
             self.change(&mut |s| {
                 if let Some((lanes, stream, window_ms)) = parts.take() {
-                    *s = ShareState::for_scenario("custom");
+                    *s = Setup::for_scenario(ScenarioId::Custom);
                     s.lanes = lanes;
                     s.requests = stream;
                     s.window_ms = window_ms;
@@ -676,7 +679,7 @@ impl Playground {
 
     /// Whether the scenario is the manual one (the "send" button and key).
     pub fn is_manual(&self) -> bool {
-        self.share.scenario == "manual"
+        self.share.scenario == ScenarioId::Manual
     }
 
     // ---- Rendering --------------------------------------------------------------
@@ -1123,7 +1126,7 @@ mod tests {
         p.export_json();
         assert!(p.json.starts_with("{\"requests\":[2000,7000"));
         p.import_json(r#"{"requests": [0, 0, 0], "limiters": [{"algorithm": "gcra", "limit": 1, "period_ms": 1000}]}"#);
-        assert_eq!(p.share.scenario, "custom");
+        assert_eq!(p.share.scenario, ScenarioId::Custom);
         assert_eq!(p.sim.len(), 3);
         p.import_json(
             r#"{"requests": [0], "limiters": [{"algorithm": "gcra", "limit": 1, "period_ms": 0}]}"#,

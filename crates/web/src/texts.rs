@@ -150,7 +150,8 @@ mod tests {
     /// The numbers the texts quote, from the engine.
     #[test]
     fn the_quoted_numbers_are_the_engines() {
-        let golden = ratelab_sim::scenario("golden", &Default::default()).unwrap();
+        let golden =
+            ratelab_sim::scenario(ratelab_sim::ScenarioId::Golden, &Default::default()).unwrap();
         let report = run(&golden).unwrap();
         let lane = |id: &str| report.results.iter().find(|r| r.id == id).unwrap();
         // "it lets 9 through in 10 s with a limit of 5"
@@ -177,7 +178,7 @@ mod tests {
         assert_eq!(v["results"][0]["passed"], 6);
         // The logging variant, faster than the limit (lab B, 2x): blocked for good.
         let lab_b = ratelab_sim::scenario(
-            "lab-b",
+            ratelab_sim::ScenarioId::LabB,
             &ratelab_sim::Overrides {
                 limiters: Some(vec![
                     ratelab_sim::LaneSpec::simple(Algorithm::SlidingLog, 100, 60_000),

@@ -25,7 +25,7 @@ fn the_e2e_fixture_is_current_and_matches_its_link() {
     let link = include_str!("../../../tests/e2e/fixtures/golden-six.link.txt").trim();
     let (state, notices) = parse(link);
     assert!(notices.is_empty(), "{notices:?}");
-    let from_link = state.to_config().unwrap();
+    let from_link = state.setup.to_config().unwrap();
     let from_json = Config::from_json(input).unwrap();
     assert_eq!(from_link.stream, from_json.stream);
     assert_eq!(from_link.lanes, from_json.lanes);

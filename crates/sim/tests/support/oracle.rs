@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 use ratelab_sim::ratelab_core::{
     Algorithm, AnyLimiter, CheckError, Limiter, Params, MAX_COUNT, MAX_PERIOD_MS, MAX_SCALED,
 };
-use ratelab_sim::share::{self, ShareState};
+use ratelab_sim::share::{self, Link};
 use ratelab_sim::{run, simulate_json, Config, TOP_FIELDS};
 
 // ---------------------------------------------------------------------------
@@ -553,11 +553,13 @@ pub fn check_share(query: &str) -> Result<(), String> {
 }
 
 /// A state the parser returned is one a playground can show.
-fn check_state(state: &ShareState) -> Result<(), String> {
-    if !(1..=share::MAX_PLAYGROUND_LANES).contains(&state.lanes.len()) {
-        return Err(format!("{} lanes", state.lanes.len()));
+fn check_state(state: &Link) -> Result<(), String> {
+    let lanes = state.setup.lanes.len();
+    if !(1..=share::MAX_PLAYGROUND_LANES).contains(&lanes) {
+        return Err(format!("{lanes} lanes"));
     }
     state
+        .setup
         .to_config()
         .map(|_| ())
         .map_err(|e| format!("the state does not run: {e}"))
@@ -565,8 +567,8 @@ fn check_state(state: &ShareState) -> Result<(), String> {
 
 /// What `to_query` writes parses back to the same state, without a notice, and
 /// writing that again gives the same text.
-pub fn check_round_trip(state: &ShareState) -> Result<(), String> {
-    let written = share::to_query(state);
+pub fn check_round_trip(state: &Link) -> Result<(), String> {
+    let written = state.to_query();
     let (back, notices) = share::parse(&written);
     if !notices.is_empty() {
         return Err(format!("{written:?} gives notices {notices:?}"));
@@ -583,7 +585,7 @@ pub fn check_round_trip(state: &ShareState) -> Result<(), String> {
             around(&b)
         ));
     }
-    let again = share::to_query(&back);
+    let again = back.to_query();
     if again != written {
         return Err(format!("{written:?} is written again as {again:?}"));
     }

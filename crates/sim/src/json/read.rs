@@ -12,7 +12,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::config::{Config, LaneSpec, MAX_LANES};
 use crate::error::SimError;
-use crate::scenario::{self, defaults, scenario_ids, Overrides, ScenarioInfo};
+use crate::scenario::{self, defaults, scenario_ids, Overrides, ScenarioId, ScenarioInfo};
 use crate::stream::{Request, Stream, MAX_REQUESTS, MAX_TIME_MS};
 
 /// Every top-level field, in the order errors are looked for.
@@ -140,7 +140,7 @@ fn with_scenario(obj: &Map<String, Value>, id: &str) -> Result<Config, SimError>
         o.period_ms.unwrap_or(info.period_ms),
     );
     o.limiters = opt(obj, "limiters", |v, _| limiters_from(v, Some(budget)))?;
-    if info.id == "custom" && o.limiters.is_none() {
+    if info.id == ScenarioId::Custom && o.limiters.is_none() {
         return Err(SimError::at(
             "limiters",
             "required by scenario \"custom\" (an array of limiters)",

@@ -1,0 +1,323 @@
+//! The JSON output: the report (`ratelab simulate`, `simulate_json`), a config in the
+//! explicit input form ("export"), and the scenario registry. Field order is the
+//! format, so every output is a borrowed mirror struct here, in the order the README
+//! documents; the simulator's own types carry no serde attributes.
+
+use ratelab_core::Ms;
+use serde::{Serialize, Serializer};
+
+use crate::config::{Config, LaneSpec, ResolvedParams};
+use crate::run::{LaneReport, Report};
+use crate::scenario::{ScenarioId, SCENARIOS};
+use crate::stream::{Request, Stream};
+use crate::sweep::{Sweep, SweepRow};
+use crate::yardstick::Yardstick;
+
+/// Writes `value`. Serialising plain structs of strings and integers into a string
+/// cannot fail; an empty string would say so should it ever happen.
+pub(crate) fn to_string(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// A scenario is written as its id (`"lab-d"`).
+impl Serialize for ScenarioId {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The report
+
+#[derive(Serialize)]
+struct ReportOut<'a> {
+    results: Vec<LaneOut<'a>>,
+    scenario: Option<ScenarioId>,
+    request_count: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sweep: Option<&'a Sweep>,
+}
+
+#[derive(Serialize)]
+struct LaneOut<'a> {
+    id: &'a str,
+    algorithm: &'static str,
+    params: &'a ResolvedParams,
+    allowed: &'a [bool],
+    #[serde(serialize_with = "waits_in_ms")]
+    wait_ms: &'a [Option<Ms>],
+    #[serde(flatten)]
+    yardstick: &'a Yardstick,
+}
+
+fn waits_in_ms<S: Serializer>(waits: &&[Option<Ms>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(waits.iter().map(|w| w.map(Ms::ceil_ms)))
+}
+
+impl Serialize for Report {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ReportOut {
+            results: self.results.iter().map(LaneOut::from).collect(),
+            scenario: self.scenario,
+            request_count: self.request_count,
+            sweep: self.sweep.as_ref(),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'a> From<&'a LaneReport> for LaneOut<'a> {
+    fn from(l: &'a LaneReport) -> LaneOut<'a> {
+        LaneOut {
+            id: &l.id,
+            algorithm: l.algorithm,
+            params: &l.params,
+            allowed: &l.allowed,
+            wait_ms: &l.waits,
+            yardstick: &l.yardstick,
+        }
+    }
+}
+
+impl Serialize for LaneReport {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        LaneOut::from(self).serialize(s)
+    }
+}
+
+/// `max_in_window_end` and the exact `longest_wait` are for the playground, not the
+/// format.
+#[derive(Serialize)]
+struct YardstickOut<'a> {
+    passed: u64,
+    blocked: u64,
+    max_in_window: u64,
+    window_ms: u64,
+    max_in_1s: u64,
+    max_in_window_departures: Option<u64>,
+    longest_wait_ms: u64,
+    histogram_10s: &'a [u64],
+    keys: u64,
+    state_numbers: u64,
+}
+
+impl Serialize for Yardstick {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        YardstickOut {
+            passed: self.passed,
+            blocked: self.blocked,
+            max_in_window: self.max_in_window,
+            window_ms: self.window_ms,
+            max_in_1s: self.max_in_1s,
+            max_in_window_departures: self.max_in_window_departures,
+            longest_wait_ms: self.longest_wait_ms,
+            histogram_10s: &self.histogram_10s,
+            keys: self.keys,
+            state_numbers: self.state_numbers,
+        }
+        .serialize(s)
+    }
+}
+
+#[derive(Serialize)]
+struct ParamsOut {
+    limit: u64,
+    period_ms: u64,
+    burst: Option<u64>,
+    delay: Option<u64>,
+    nodelay: bool,
+}
+
+impl Serialize for ResolvedParams {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ParamsOut {
+            limit: self.limit,
+            period_ms: self.period_ms,
+            burst: self.burst,
+            delay: self.delay,
+            nodelay: self.nodelay,
+        }
+        .serialize(s)
+    }
+}
+
+#[derive(Serialize)]
+struct SweepOut<'a> {
+    baseline: &'static str,
+    candidate: &'static str,
+    limit: u64,
+    period_ms: u64,
+    clients: u32,
+    duration_ms: u64,
+    seed: u64,
+    rows: &'a [SweepRow],
+}
+
+impl Serialize for Sweep {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        SweepOut {
+            baseline: self.baseline,
+            candidate: self.candidate,
+            limit: self.limit,
+            period_ms: self.period_ms,
+            clients: self.clients,
+            duration_ms: self.duration_ms,
+            seed: self.seed,
+            rows: &self.rows,
+        }
+        .serialize(s)
+    }
+}
+
+#[derive(Serialize)]
+struct SweepRowOut<'a> {
+    load: &'a str,
+    load_permille: u32,
+    requests: u64,
+    baseline_allowed: u64,
+    candidate_allowed: u64,
+    wrong_allows: u64,
+    wrong_blocks: u64,
+}
+
+impl Serialize for SweepRow {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        SweepRowOut {
+            load: &self.load,
+            load_permille: self.load_permille,
+            requests: self.requests,
+            baseline_allowed: self.baseline_allowed,
+            candidate_allowed: self.candidate_allowed,
+            wrong_allows: self.wrong_allows,
+            wrong_blocks: self.wrong_blocks,
+        }
+        .serialize(s)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// A config in the input format
+
+#[derive(Serialize)]
+struct ConfigOut<'a> {
+    requests: Vec<RequestOut<'a>>,
+    limiters: Vec<LimiterOut<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    window_ms: Option<u64>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum RequestOut<'a> {
+    Time(u64),
+    Full {
+        t: u64,
+        #[serde(skip_serializing_if = "str::is_empty")]
+        key: &'a str,
+        #[serde(skip_serializing_if = "is_one")]
+        cost: u32,
+    },
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
+impl<'a> RequestOut<'a> {
+    fn new(r: &Request, stream: &'a Stream) -> RequestOut<'a> {
+        let key = stream.key_name(r.key).unwrap_or("");
+        if key.is_empty() && r.cost == 1 {
+            RequestOut::Time(r.t)
+        } else {
+            RequestOut::Full {
+                t: r.t,
+                key,
+                cost: r.cost,
+            }
+        }
+    }
+}
+
+/// A limiter in the input format (also in the registry's output).
+#[derive(Serialize)]
+struct LimiterOut<'a> {
+    algorithm: &'static str,
+    id: &'a str,
+    limit: u64,
+    period_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    burst: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    delay: Option<u64>,
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    nodelay: bool,
+}
+
+impl<'a> From<&'a LaneSpec> for LimiterOut<'a> {
+    fn from(l: &'a LaneSpec) -> LimiterOut<'a> {
+        LimiterOut {
+            algorithm: l.algorithm.id(),
+            id: &l.id,
+            limit: l.params.limit,
+            period_ms: l.params.period_ms,
+            burst: l.params.burst,
+            delay: l.params.delay,
+            nodelay: l.params.nodelay,
+        }
+    }
+}
+
+/// See [`Config::to_json`].
+pub(crate) fn config(config: &Config) -> String {
+    let requests: Vec<RequestOut<'_>> = config
+        .stream
+        .requests
+        .iter()
+        .map(|r| RequestOut::new(r, &config.stream))
+        .collect();
+    to_string(&ConfigOut {
+        requests,
+        limiters: config.lanes.iter().map(LimiterOut::from).collect(),
+        window_ms: config.window_ms,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// The registry
+
+#[derive(Serialize)]
+struct ScenarioOut<'a> {
+    id: &'static str,
+    title: &'static str,
+    description: &'static str,
+    overrides: &'static [&'static str],
+    limit: u64,
+    period_ms: u64,
+    window_ms: Option<u64>,
+    limiters: Vec<LimiterOut<'a>>,
+}
+
+/// The registry as JSON: `[{"id", "title", "description", "overrides", "limit",
+/// "period_ms", "window_ms", "limiters"}, ...]` (limiters in the input format):
+/// what `ratelab scenarios --json` and the JS API's `scenarios()` return.
+pub fn scenarios_json() -> String {
+    let lanes: Vec<Vec<LaneSpec>> = SCENARIOS
+        .iter()
+        .map(|s| s.id.lanes(s.limit, s.period_ms))
+        .collect();
+    let out: Vec<ScenarioOut<'_>> = SCENARIOS
+        .iter()
+        .zip(&lanes)
+        .map(|(s, l)| ScenarioOut {
+            id: s.id.id(),
+            title: s.title,
+            description: s.description,
+            overrides: s.overrides,
+            limit: s.limit,
+            period_ms: s.period_ms,
+            window_ms: s.window_ms,
+            limiters: l.iter().map(LimiterOut::from).collect(),
+        })
+        .collect();
+    to_string(&out)
+}

@@ -1,0 +1,310 @@
+//! The playground's shareable state as a URL query string: parse and write it.
+//!
+//! One parser serves every way a playground is configured: the page's URL, the
+//! `embed.html?…` iframe, the `<rate-limit-playground>` element's attributes and the
+//! JS `mount(element, options)` (attributes and options become `key=value` pairs).
+//! It lives here, in plain Rust, so it is tested (and fuzzed) natively.
+//!
+//! A link holds two things, kept apart ([`Link`]):
+//! - the [`Setup`]: what runs (scenario, budget, lanes, window, the stream's
+//!   options). Changing it means running again ([`Setup::to_config`]).
+//! - the [`View`]: where one looks at it (clock, speed, language, selection,
+//!   highlight). Changing it never reruns anything.
+//!
+//! A page keeps its setup and view as it likes and writes them back with
+//! [`to_query`]`(&setup, &view)`.
+//!
+//! **It never fails.** Every value it cannot use falls back to its default and adds a
+//! [`Notice`] naming the parameter, the value and why; unknown parameters are
+//! reported the same way. A link with one typo still opens the rest of the view.
+//!
+//! # Format
+//!
+//! ```text
+//! ?scenario=golden&limiters=fixed_window,sliding_log,token_bucket&limit=5&period=10s&t=11.2s
+//! ```
+//!
+//! | key | value | default |
+//! |---|---|---|
+//! | `scenario` | a [`ScenarioId`] | `golden` |
+//! | `limiters` | 1–6 algorithm ids, comma-separated | [`opening_lanes`] of the scenario |
+//! | `limit`, `period` | the shared budget N per W, for every lane (and the stream of the parameterised scenarios) | the scenario's |
+//! | `limit.i`, `period.i`, `burst.i`, `delay.i`, `nodelay.i` | lane `i`'s own parameters (from 0); an empty `burst.i` / `delay.i` is the algorithm's default | the shared budget; core's defaults |
+//! | `window` | the yardstick window | each lane's period |
+//! | `requests` | `custom`: times, comma-separated; `t:key` or `t:key:cost` for more | none |
+//! | `seed`, `load`, `clients`, `duration` | `poisson` and `lab-d` (`duration`: `poisson` only) | the scenario's |
+//! | `t` | the virtual clock | `0` |
+//! | `speed` | one of [`SPEEDS_PERMILLE`] as a multiple: `0.25` … `16` | `1` |
+//! | `lang` | one of [`LANGS`] | `en` |
+//! | `sel` | the selected request's index | the latest at or before `t` |
+//! | `hl` | `1`: highlight each lane's busiest window | `0` |
+//!
+//! Durations (`period`, `window`, `t`, `duration`, request times) are a number with
+//! a unit, `500ms`, `10s`, `1.5s`, `2m`, `1h`; a bare number is milliseconds, as in
+//! the JSON format. [`to_query`] writes only what differs from the defaults.
+//!
+//! # Where things are
+//!
+//! `values.rs` reads and writes single values (durations, counts, speeds, the
+//! `requests` list), `encoding.rs` percent-encoding, `parse.rs` the query string (a
+//! table of handlers, one per key: add a parameter there), `write.rs` [`to_query`].
+
+mod encoding;
+mod parse;
+mod values;
+mod write;
+
+use std::fmt;
+
+use ratelab_core::Algorithm;
+
+use crate::config::{Config, LaneSpec};
+use crate::error::SimError;
+use crate::scenario::{self, Overrides, ScenarioId, ScenarioInfo};
+use crate::stream::Stream;
+
+pub use encoding::{decode, encode, pairs};
+pub use parse::{parse, parse_pairs};
+pub use values::{
+    format_duration, format_requests, format_speed, parse_count, parse_duration, parse_requests,
+    parse_speed,
+};
+pub use write::to_query;
+
+/// The most lanes a playground shows at once.
+pub const MAX_PLAYGROUND_LANES: usize = 6;
+
+/// The clock speeds offered, in thousandths: 0.25x to 16x.
+pub const SPEEDS_PERMILLE: [u32; 7] = [250, 500, 1000, 2000, 4000, 8000, 16000];
+
+/// The page's languages.
+pub const LANGS: [&str; 2] = ["en", "vi"];
+
+/// The most custom requests a URL may carry (longer streams belong in JSON).
+pub const MAX_URL_REQUESTS: usize = 10_000;
+
+/// A value that was ignored, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// The parameter as written (`limit`, `burst.2`).
+    pub key: String,
+    /// Its value as written (shortened).
+    pub value: String,
+    /// Why it was ignored, and what is used instead.
+    pub reason: String,
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}={}: {}", self.key, self.value, self.reason)
+    }
+}
+
+/// Everything a link reproduces: what runs, and how it is looked at.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Link {
+    /// What runs.
+    pub setup: Setup,
+    /// Where one looks at it.
+    pub view: View,
+}
+
+impl Link {
+    /// The link as a query string (without `?`): [`to_query`].
+    pub fn to_query(&self) -> String {
+        to_query(&self.setup, &self.view)
+    }
+}
+
+/// How a run is looked at: nothing here changes a decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct View {
+    /// The virtual clock, in ms.
+    pub t_ms: u64,
+    /// Clock speed in thousandths (one of [`SPEEDS_PERMILLE`]).
+    pub speed_permille: u32,
+    /// One of [`LANGS`].
+    pub lang: &'static str,
+    /// The selected request, if chosen by hand.
+    pub selected: Option<u64>,
+    /// Highlight the busiest windows.
+    pub highlight: bool,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            t_ms: 0,
+            speed_permille: 1000,
+            lang: "en",
+            selected: None,
+            highlight: false,
+        }
+    }
+}
+
+impl View {
+    /// `code` if it is one of [`LANGS`] (as the `'static` string a view holds).
+    pub fn lang_code(code: &str) -> Option<&'static str> {
+        LANGS.iter().find(|l| **l == code).copied()
+    }
+}
+
+/// What a playground runs: the scenario with its lanes and options. Turned into a
+/// runnable [`Config`] by [`Setup::to_config`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The scenario.
+    pub scenario: ScenarioId,
+    /// The shared budget N, if set (else the scenario's).
+    pub limit: Option<u64>,
+    /// The shared budget W in ms, if set (else the scenario's).
+    pub period_ms: Option<u64>,
+    /// The lanes, 1 to [`MAX_PLAYGROUND_LANES`], ids normalised ([`normalise_ids`]).
+    pub lanes: Vec<LaneSpec>,
+    /// The yardstick window, if set.
+    pub window_ms: Option<u64>,
+    /// `custom`'s requests, and those sent by hand in `manual`.
+    pub requests: Stream,
+    /// Seeded scenarios: the seed.
+    pub seed: Option<u64>,
+    /// Seeded scenarios: load, in thousandths of the limit.
+    pub load_permille: Option<u32>,
+    /// Seeded scenarios: clients.
+    pub clients: Option<u32>,
+    /// `poisson`: duration.
+    pub duration_ms: Option<u64>,
+}
+
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup::for_scenario(ScenarioId::DEFAULT)
+    }
+}
+
+impl Setup {
+    /// Scenario `id` with the lanes a playground opens it with ([`opening_lanes`])
+    /// and everything else at its default.
+    pub fn for_scenario(id: ScenarioId) -> Setup {
+        let info = id.info();
+        Setup {
+            scenario: id,
+            limit: None,
+            period_ms: None,
+            lanes: opening_lanes(id, info.limit, info.period_ms),
+            window_ms: None,
+            requests: Stream::new(),
+            seed: None,
+            load_permille: None,
+            clients: None,
+            duration_ms: None,
+        }
+    }
+
+    /// The scenario's registry entry.
+    pub fn info(&self) -> &'static ScenarioInfo {
+        self.scenario.info()
+    }
+
+    /// The shared budget in force: the one set, else the scenario's.
+    pub fn budget(&self) -> (u64, u64) {
+        let info = self.info();
+        (
+            self.limit.unwrap_or(info.limit),
+            self.period_ms.unwrap_or(info.period_ms),
+        )
+    }
+
+    /// Whether the scenario takes top-level option `field` (`limit`, `seed`, …).
+    pub fn takes(&self, field: &str) -> bool {
+        self.scenario.takes(field)
+    }
+
+    /// Whether `requests` belong in the link: `custom`'s stream, and the requests sent
+    /// by hand in `manual` (which its JSON form does not take: they are the
+    /// playground's state, so only links carry them).
+    pub fn carries_requests(&self) -> bool {
+        self.takes("requests") || self.scenario == ScenarioId::Manual
+    }
+
+    /// Sets the shared budget and gives it to every lane.
+    pub fn set_budget(&mut self, limit: u64, period_ms: u64) {
+        self.limit = Some(limit);
+        self.period_ms = Some(period_ms);
+        for lane in &mut self.lanes {
+            lane.params.limit = limit;
+            lane.params.period_ms = period_ms;
+        }
+    }
+
+    /// The runnable, validated config: the scenario with these lanes and options.
+    pub fn to_config(&self) -> Result<Config, SimError> {
+        let takes = |f: &str| self.takes(f);
+        let o = Overrides {
+            limit: self.limit.filter(|_| takes("limit")),
+            period_ms: self.period_ms.filter(|_| takes("period_ms")),
+            limiters: Some(self.lanes.clone()),
+            window_ms: self.window_ms,
+            requests: takes("requests").then(|| self.requests.clone()),
+            seed: self.seed.filter(|_| takes("seed")),
+            load_permille: self.load_permille.filter(|_| takes("load")),
+            clients: self.clients.filter(|_| takes("clients")),
+            duration_ms: self.duration_ms.filter(|_| takes("duration_ms")),
+        };
+        let mut config = scenario::scenario(self.scenario, &o)?;
+        if self.scenario == ScenarioId::Manual && !self.requests.is_empty() {
+            config.stream = self.requests.clone();
+            config.validate()?;
+        }
+        Ok(config)
+    }
+}
+
+/// The lanes a playground opens a scenario with: for the golden stream, three (fixed
+/// window, sliding log, token bucket, at 5 per 10 s: the page's default view), else
+/// the scenario's own lanes ([`ScenarioId::lanes`], at most
+/// [`MAX_PLAYGROUND_LANES`]), topped up to three with those three at the budget. Ids
+/// normalised.
+pub fn opening_lanes(id: ScenarioId, limit: u64, period_ms: u64) -> Vec<LaneSpec> {
+    use Algorithm::*;
+    let basic = [FixedWindow, SlidingLog, TokenBucket];
+    let mut lanes: Vec<LaneSpec> = if id == ScenarioId::Golden {
+        basic
+            .iter()
+            .map(|&a| LaneSpec::simple(a, limit, period_ms))
+            .collect()
+    } else {
+        id.lanes(limit, period_ms)
+    };
+    lanes.truncate(MAX_PLAYGROUND_LANES);
+    for a in basic {
+        if lanes.len() >= 3 {
+            break;
+        }
+        if !lanes.iter().any(|l| l.algorithm == a) {
+            lanes.push(LaneSpec::simple(a, limit, period_ms));
+        }
+    }
+    normalise_ids(&mut lanes);
+    lanes
+}
+
+/// Labels lanes as the JSON format does when no id is given: the algorithm's id,
+/// numbered (`token_bucket-2`) when an earlier lane has it.
+pub fn normalise_ids(lanes: &mut [LaneSpec]) {
+    let mut taken: Vec<String> = Vec::with_capacity(lanes.len());
+    for lane in lanes.iter_mut() {
+        let base = lane.algorithm.id();
+        let mut id = base.to_string();
+        let mut n = 1;
+        while taken.contains(&id) {
+            n += 1;
+            id = format!("{base}-{n}");
+        }
+        taken.push(id.clone());
+        lane.id = id;
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,111 @@
+//! Writing a link: [`to_query`].
+
+use ratelab_core::Algorithm;
+
+use super::encoding::encode;
+use super::values::{format_duration, format_load, format_requests, format_speed};
+#[cfg(doc)]
+use super::Link;
+use super::{opening_lanes, Setup, View};
+use crate::config::LaneSpec;
+
+/// Writes a setup and a view as a query string (without `?`), leaving out what
+/// equals the defaults; [`super::parse`] reads it back to an equal [`Link`].
+pub fn to_query(setup: &Setup, view: &View) -> String {
+    let state = setup;
+    let mut out: Vec<String> = Vec::new();
+    let mut put = |k: &str, v: String| out.push(format!("{k}={v}"));
+    put("scenario", encode(state.scenario.id()));
+    let names: Vec<&str> = state.lanes.iter().map(|l| l.algorithm.id()).collect();
+    put("limiters", names.join(","));
+    if let Some(n) = state.limit {
+        put("limit", n.to_string());
+    }
+    if let Some(p) = state.period_ms {
+        put("period", format_duration(p));
+    }
+    let ids: Vec<Algorithm> = state.lanes.iter().map(|l| l.algorithm).collect();
+    let reference = reference_lanes(state, Some(&ids));
+    for (i, lane) in state.lanes.iter().enumerate() {
+        let reference = reference.get(i).map_or(lane.params, |l| l.params);
+        let p = &lane.params;
+        if p.limit != reference.limit {
+            put(&format!("limit.{i}"), p.limit.to_string());
+        }
+        if p.period_ms != reference.period_ms {
+            put(&format!("period.{i}"), format_duration(p.period_ms));
+        }
+        // An empty value sets an option back to the algorithm's default (where the
+        // scenario's own lane has one, e.g. lab C's nginx with a burst of 11).
+        let option = |v: Option<u64>| v.map_or_else(String::new, |v| v.to_string());
+        if p.burst != reference.burst {
+            put(&format!("burst.{i}"), option(p.burst));
+        }
+        if p.delay != reference.delay {
+            put(&format!("delay.{i}"), option(p.delay));
+        }
+        if p.nodelay != reference.nodelay {
+            put(&format!("nodelay.{i}"), u8::from(p.nodelay).to_string());
+        }
+    }
+    if let Some(w) = state.window_ms {
+        put("window", format_duration(w));
+    }
+    if state.carries_requests() && !state.requests.is_empty() {
+        put("requests", format_requests(&state.requests));
+    }
+    if let Some(s) = state.seed {
+        put("seed", s.to_string());
+    }
+    if let Some(l) = state.load_permille {
+        put("load", format_load(l));
+    }
+    if let Some(c) = state.clients {
+        put("clients", c.to_string());
+    }
+    if let Some(d) = state.duration_ms {
+        put("duration", format_duration(d));
+    }
+    if view.t_ms > 0 {
+        put("t", format_duration(view.t_ms));
+    }
+    if view.speed_permille != 1000 {
+        put("speed", format_speed(view.speed_permille));
+    }
+    if view.lang != "en" {
+        put("lang", view.lang.to_string());
+    }
+    if let Some(s) = view.selected {
+        put("sel", s.to_string());
+    }
+    if view.highlight {
+        put("hl", "1".to_string());
+    }
+    out.join("&")
+}
+
+/// The lanes a link's lane parameters are relative to: the scenario's own lanes when
+/// `algorithms` names exactly those (so lab C keeps its buckets of 1 and 20), else
+/// each algorithm with its defaults; then the shared budget, if one is set.
+pub(super) fn reference_lanes(state: &Setup, algorithms: Option<&[Algorithm]>) -> Vec<LaneSpec> {
+    let (limit, period) = state.budget();
+    let own = opening_lanes(state.scenario, limit, period);
+    let same =
+        algorithms.is_none_or(|list| own.iter().map(|l| l.algorithm).eq(list.iter().copied()));
+    let mut lanes = if same {
+        own
+    } else {
+        algorithms
+            .unwrap_or_default()
+            .iter()
+            .map(|&a| LaneSpec::simple(a, limit, period))
+            .collect()
+    };
+    if state.limit.is_some() || state.period_ms.is_some() {
+        for l in &mut lanes {
+            l.params.limit = limit;
+            l.params.period_ms = period;
+        }
+    }
+    lanes
+}
