@@ -14,51 +14,18 @@
 // Native only: criterion and governor are not built for wasm32 (the browser side of
 // the benchmark is `browser/`).
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "common/governor.rs"]
+mod governor;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod native {
     use std::hint::black_box;
-    use std::num::NonZeroU32;
-    use std::time::Duration;
 
     use criterion::{Criterion, Throughput};
-    use governor::clock::{Clock, FakeRelativeClock};
-    use governor::{Quota, RateLimiter};
-    use ratelab_bench::{run, Tally, Workload, LIMIT};
+    use ratelab_bench::{run, Workload};
     use ratelab_core::Algorithm;
 
-    /// The same workload through governor: one direct `RateLimiter` per client on one
-    /// shared fake clock (clones of `FakeRelativeClock` share its time), advanced to each
-    /// request's time before the check. Quota: 100 per minute, burst 100, the same
-    /// GCRA as ratelab's `gcra` with these parameters (`tests/governor.rs` checks that
-    /// they decide alike).
-    fn governor_run(workload: &Workload) -> Tally {
-        let clock = FakeRelativeClock::default();
-        let quota = Quota::per_minute(NonZeroU32::new(LIMIT as u32).unwrap_or(NonZeroU32::MIN));
-        let limiters: Vec<_> = (0..workload.clients())
-            .map(|_| RateLimiter::direct_with_clock(quota, clock.clone()))
-            .collect();
-        let mut now = 0;
-        let mut tally = Tally::default();
-        for r in workload.requests() {
-            if r.t > now {
-                clock.advance(Duration::from_millis(r.t - now));
-                now = r.t;
-            }
-            // Consumed as drive() consumes ours: the verdict, and for a denial the
-            // wait a server would put in Retry-After (governor computes it lazily).
-            match limiters[r.key as usize].check() {
-                Ok(()) => tally.allowed += 1,
-                Err(not_until) => {
-                    let wait = not_until.wait_time_from(clock.now());
-                    tally.digest = tally
-                        .digest
-                        .rotate_left(5)
-                        .wrapping_add(wait.as_nanos() as u64);
-                }
-            }
-            tally.decisions += 1;
-        }
-        tally
-    }
+    use super::governor::governor_run;
 
     fn check(c: &mut Criterion) {
         let workload = Workload::new();

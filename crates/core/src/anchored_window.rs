@@ -8,7 +8,7 @@
 
 use alloc::vec;
 
-use crate::decision::Decision;
+use crate::decision::{Counted, Decision, Raw};
 use crate::exact::{Frac, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
 use crate::fixed_window::fits;
@@ -42,8 +42,10 @@ impl AnchoredWindow {
     }
 
     /// The window open at `now` (if a request at `now` would not open a new one).
+    /// Time never goes backwards: `now ≥ last ≥ start`.
+    #[inline]
     fn open_at(&self, now: u64) -> Option<u64> {
-        self.start.filter(|&s| (now as u128) < self.end_of(s))
+        self.start.filter(|&s| now - s < self.rate.period_ms())
     }
 }
 
@@ -73,17 +75,14 @@ impl Rule for AnchoredWindow {
         if allowed {
             count += cost as u64;
         }
-        let until_end = Ms::from_ms((self.end_of(start) - now as u128) as u64);
-        (
-            (start, count),
-            Decision {
-                allowed,
-                wait: Ms::ZERO,
-                retry_after: if allowed { Ms::ZERO } else { until_end },
-                reset: until_end,
-                remaining: Frac::whole((limit - count) as u128),
-            },
-        )
+        // `end − now ≤ W`: it fits.
+        let until_end = self.rate.period_ms() - (now - start);
+        let raw = Counted {
+            retry_ms: until_end,
+            reset_ms: until_end,
+            remaining: limit - count,
+        };
+        ((start, count), Decision::new(allowed, Raw::Counted(raw)))
     }
 
     fn commit(&mut self, (start, count): (u64, u64), now: u64) {
@@ -134,7 +133,7 @@ impl Rule for AnchoredWindow {
             cost,
             before: state(self.start, self.count),
             steps,
-            test: fits("count", used, cost, self.rate.limit(), d.allowed),
+            test: fits("count", used, cost, self.rate.limit(), d.allowed()),
             verdict: Verdict::of(&d),
             after: state(Some(start), count),
         }
@@ -173,11 +172,11 @@ mod tests {
     #[test]
     fn the_window_opens_at_the_first_request() {
         let mut l = AnchoredWindow::new(Rate::new(2, 1000).unwrap());
-        assert!(l.check(300, 1).unwrap().allowed);
-        assert!(l.check(1200, 1).unwrap().allowed);
-        assert!(!l.check(1299, 1).unwrap().allowed);
+        assert!(l.check(300, 1).unwrap().allowed());
+        assert!(l.check(1200, 1).unwrap().allowed());
+        assert!(!l.check(1299, 1).unwrap().allowed());
         // 1300 is the end of [300, 1300): a new window opens at 1300.
-        assert!(l.check(1300, 1).unwrap().allowed);
+        assert!(l.check(1300, 1).unwrap().allowed());
         assert_eq!(
             l.snapshot(1400),
             Snapshot::AnchoredWindow {

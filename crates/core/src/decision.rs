@@ -1,46 +1,189 @@
 //! What a limiter says about one request, and the HTTP headers it would send.
+//!
+//! A [`Decision`] is lazy. `check` settles the verdict and keeps the few raw numbers
+//! it already had in hand (a window's end and count, a bucket's tokens, a queue's
+//! backlog, nginx's excess); the durations and the count a server puts in its
+//! headers are computed from them only when asked, as governor's `NotUntil` computes
+//! its wait. A server that reads the verdict pays for nothing more; one that sends
+//! headers pays the division or two they need, once. Every value is exact either
+//! way, and the same as if it had been computed while deciding.
 
 use alloc::format;
 use alloc::string::String;
+use core::fmt;
 
-use crate::exact::{Frac, Ms};
+use crate::exact::Ms;
 
-/// The verdict on one request, with the numbers a server would put in its headers.
+/// The verdict on one request, and what a server would put in its headers.
 ///
-/// All durations are exact ([`Ms`] is a fraction of a millisecond when the rate does
-/// not divide evenly); round them only for display.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// [`Decision::allowed`] is settled; [`Decision::wait`], [`Decision::retry_after`],
+/// [`Decision::reset`] and [`Decision::remaining`] are computed on demand from what
+/// the limiter kept while deciding (see the [module docs](self)). All durations are
+/// exact ([`Ms`] is a fraction of a millisecond when the rate does not divide
+/// evenly); round them only for display. Two decisions are equal when all five
+/// values are.
+#[derive(Clone, Copy)]
 pub struct Decision {
+    allowed: bool,
+    raw: Raw,
+}
+
+/// The numbers a limiter kept while deciding, in its own terms.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Raw {
+    /// Known in whole milliseconds when deciding: the windows and the logs.
+    Counted(Counted),
+    /// The sliding window counter.
+    Counter(crate::sliding_window_counter::Raw),
+    /// The token bucket and GCRA (whose tokens are the same numbers).
+    Bucket(crate::token_bucket::Raw),
+    /// The leaky queue.
+    Queue(crate::leaky_queue::Raw),
+    /// nginx `limit_req`.
+    Nginx(crate::nginx::Raw),
+    /// The teaching float bucket.
+    Float(crate::float_bucket::Raw),
+}
+
+/// What the counting limiters know in whole milliseconds as they decide.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Counted {
+    /// For a denial: ms until the same request would pass.
+    pub retry_ms: u64,
+    /// ms until `remaining` grows (0 when nothing is used).
+    pub reset_ms: u64,
+    /// Unit requests that would still pass now.
+    pub remaining: u64,
+}
+
+/// How each limiter's raw numbers become the values a server sends. Each method is
+/// only called when it means something: `wait` on an allowed request, `retry_after`
+/// on a denied one.
+pub(crate) trait Lazy {
+    /// How long an allowed request is held (zero for the meters).
+    fn wait(&self) -> Ms {
+        Ms::ZERO
+    }
+    /// How long until a denied request would pass, nothing else arriving.
+    fn retry_after(&self) -> Ms;
+    /// How long until [`Lazy::remaining`] grows.
+    fn reset(&self) -> Ms;
+    /// Unit requests that would still pass right now, after this one.
+    fn remaining(&self) -> u64;
+}
+
+impl Lazy for Counted {
+    #[inline]
+    fn retry_after(&self) -> Ms {
+        Ms::from_ms(self.retry_ms)
+    }
+    #[inline]
+    fn reset(&self) -> Ms {
+        Ms::from_ms(self.reset_ms)
+    }
+    #[inline]
+    fn remaining(&self) -> u64 {
+        self.remaining
+    }
+}
+
+/// Calls `$method` on whichever limiter's raw numbers `$raw` holds.
+macro_rules! lazy {
+    ($raw:expr, $method:ident) => {
+        match &$raw {
+            Raw::Counted(r) => r.$method(),
+            Raw::Counter(r) => r.$method(),
+            Raw::Bucket(r) => r.$method(),
+            Raw::Queue(r) => r.$method(),
+            Raw::Nginx(r) => r.$method(),
+            Raw::Float(r) => r.$method(),
+        }
+    };
+}
+
+impl Decision {
+    /// A verdict with the numbers to explain it.
+    #[inline]
+    pub(crate) fn new(allowed: bool, raw: Raw) -> Decision {
+        Decision { allowed, raw }
+    }
+
     /// Whether the request passes (possibly after [`Decision::wait`]).
-    pub allowed: bool,
-    /// How long an allowed request is held before it goes through. Zero for the meters
-    /// (windows, logs, buckets, GCRA); the leaky queue and nginx without `nodelay`
-    /// delay requests instead of rejecting them.
-    pub wait: Ms,
+    #[inline(always)]
+    pub fn allowed(&self) -> bool {
+        self.allowed
+    }
+
+    /// How long an allowed request is held before it goes through. Zero for the
+    /// meters (windows, logs, buckets, GCRA) and for a denied request; the leaky
+    /// queue and nginx without `nodelay` delay requests instead of rejecting them.
+    #[inline(always)]
+    pub fn wait(&self) -> Ms {
+        if self.allowed {
+            lazy!(self.raw, wait)
+        } else {
+            Ms::ZERO
+        }
+    }
+
     /// For a denied request: how long until the same request would be allowed, if
-    /// nothing else arrives. Zero for an allowed request.
-    pub retry_after: Ms,
+    /// nothing else arrives (for the queue and nginx, the first whole millisecond).
+    /// Zero for an allowed request.
+    #[inline(always)]
+    pub fn retry_after(&self) -> Ms {
+        if self.allowed {
+            Ms::ZERO
+        } else {
+            lazy!(self.raw, retry_after)
+        }
+    }
+
     /// How long until [`Decision::remaining`] grows: the end of the window for the
     /// fixed windows, the next token for the buckets and GCRA, the oldest entry's
     /// expiry for the sliding log, the next free slot for the queue and nginx. Zero
     /// when nothing is used. The sliding window counter reports the end of its
     /// current window (where its counters roll); its estimate decays continuously.
-    pub reset: Ms,
-    /// `floor` of this is the number of unit requests that would still pass right now
-    /// (after this decision). Kept as a fraction so that making a decision never
-    /// divides; [`Decision::remaining`] rounds.
-    pub(crate) remaining: Frac,
-}
+    #[inline(always)]
+    pub fn reset(&self) -> Ms {
+        lazy!(self.raw, reset)
+    }
 
-impl Decision {
     /// How many requests of cost 1, sent right now after this one, would still pass.
+    #[inline(always)]
     pub fn remaining(&self) -> u64 {
-        self.remaining.floor()
+        lazy!(self.raw, remaining)
     }
 
     /// The response a server would send for this request under `policy`.
     pub fn headers(&self, policy: &Policy) -> Headers {
         Headers::new(self, policy)
+    }
+}
+
+impl PartialEq for Decision {
+    /// Equal when every value a caller can read is equal (however each limiter
+    /// kept its numbers).
+    fn eq(&self, other: &Decision) -> bool {
+        self.allowed == other.allowed
+            && self.wait() == other.wait()
+            && self.retry_after() == other.retry_after()
+            && self.reset() == other.reset()
+            && self.remaining() == other.remaining()
+    }
+}
+
+impl Eq for Decision {}
+
+impl fmt::Debug for Decision {
+    /// The values, as a caller reads them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Decision")
+            .field("allowed", &self.allowed)
+            .field("wait", &self.wait())
+            .field("retry_after", &self.retry_after())
+            .field("reset", &self.reset())
+            .field("remaining", &self.remaining())
+            .finish()
     }
 }
 
@@ -72,10 +215,14 @@ impl Headers {
     fn new(d: &Decision, policy: &Policy) -> Headers {
         let w = policy.window_ms.div_ceil(1000);
         Headers {
-            status: if d.allowed { 200 } else { 429 },
-            retry_after: (!d.allowed).then(|| d.retry_after.ceil_secs().max(1)),
+            status: if d.allowed() { 200 } else { 429 },
+            retry_after: (!d.allowed()).then(|| d.retry_after().ceil_secs().max(1)),
             policy: format!("\"default\";q={};w={}", policy.limit, w),
-            ratelimit: format!("\"default\";r={};t={}", d.remaining(), d.reset.ceil_secs()),
+            ratelimit: format!(
+                "\"default\";r={};t={}",
+                d.remaining(),
+                d.reset().ceil_secs()
+            ),
         }
     }
 
@@ -93,15 +240,20 @@ impl Headers {
 mod tests {
     use super::*;
 
+    fn counted(allowed: bool, retry_ms: u64, reset_ms: u64, remaining: u64) -> Decision {
+        Decision::new(
+            allowed,
+            Raw::Counted(Counted {
+                retry_ms,
+                reset_ms,
+                remaining,
+            }),
+        )
+    }
+
     #[test]
     fn a_denial_says_when_to_come_back() {
-        let d = Decision {
-            allowed: false,
-            wait: Ms::ZERO,
-            retry_after: Ms::from_ms(300),
-            reset: Ms::from_ms(2500),
-            remaining: Frac::new(7, 10),
-        };
+        let d = counted(false, 300, 2500, 0);
         let h = d.headers(&Policy {
             limit: 5,
             window_ms: 10_000,
@@ -115,18 +267,26 @@ mod tests {
 
     #[test]
     fn an_allowed_request_has_no_retry_after() {
-        let d = Decision {
-            allowed: true,
-            wait: Ms::ZERO,
-            retry_after: Ms::ZERO,
-            reset: Ms::ZERO,
-            remaining: Frac::whole(4),
-        };
+        let d = counted(true, 1234, 0, 4);
+        assert_eq!(d.retry_after(), Ms::ZERO);
         let h = d.headers(&Policy {
             limit: 100,
             window_ms: 60_000,
         });
         assert_eq!((h.status, h.retry_after), (200, None));
         assert_eq!(h.ratelimit, "\"default\";r=4;t=0");
+    }
+
+    #[test]
+    fn decisions_compare_by_what_they_say() {
+        assert_eq!(counted(true, 1, 7, 2), counted(true, 99, 7, 2));
+        assert_ne!(counted(false, 1, 7, 2), counted(false, 2, 7, 2));
+        let shown = alloc::format!("{:?}", counted(false, 300, 2500, 0));
+        assert_eq!(
+            shown,
+            "Decision { allowed: false, wait: Ms(Frac { num: 0, den: 1 }), \
+             retry_after: Ms(Frac { num: 300, den: 1 }), \
+             reset: Ms(Frac { num: 2500, den: 1 }), remaining: 0 }"
+        );
     }
 }

@@ -257,6 +257,83 @@ impl fmt::Display for Amount {
     }
 }
 
+/// Exact integer division by a divisor fixed in advance, without a division
+/// instruction: `x / d` is a multiplication by a precomputed reciprocal and a shift
+/// (Granlund and Montgomery, "Division by invariant integers using multiplication",
+/// 1994, theorem 4.2), exact for every dividend below [`Divisor::MAX_DIVIDEND`]. A
+/// 64-bit division costs tens of cycles, natively and in wasm; this costs one wide
+/// multiplication.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Divisor {
+    d: u64,
+    /// Bits 0–55: `m = ceil(2^(54 + ℓ) / d)` with `ℓ = ceil(log2 d)`, at most 2^55;
+    /// bits 56–63: the shift `54 + ℓ`. (Two words, so that the limiters that hold
+    /// one stay small.)
+    packed: u64,
+}
+
+const M_BITS: u32 = 56;
+
+impl Divisor {
+    /// Dividends must stay below this (2^54).
+    pub(crate) const MAX_DIVIDEND: u64 = 1 << 54;
+
+    /// The reciprocal of `d` (a zero divisor is treated as 1, as in [`Frac::new`]).
+    pub(crate) fn new(d: u64) -> Divisor {
+        let d = d.max(1);
+        // ceil(log2 d): 0 for d = 1.
+        let l = 64 - (d - 1).leading_zeros();
+        let shift = 54 + l;
+        // d > 2^(ℓ − 1), so m ≤ 2^55: it fits. m·d − 2^(54+ℓ) < d ≤ 2^ℓ is the
+        // theorem's condition for every dividend below 2^54.
+        let m = (1u128 << shift).div_ceil(d as u128) as u64;
+        Divisor {
+            d,
+            packed: m | (shift as u64) << M_BITS,
+        }
+    }
+
+    /// The divisor.
+    pub(crate) fn get(self) -> u64 {
+        self.d
+    }
+
+    /// `x / d`, rounded down, for `x <` [`Divisor::MAX_DIVIDEND`].
+    #[inline]
+    pub(crate) fn div(self, x: u64) -> u64 {
+        debug_assert!(x < Self::MAX_DIVIDEND, "{x} is too large a dividend");
+        let m = self.packed & ((1 << M_BITS) - 1);
+        (mul_wide(x, m) >> (self.packed >> M_BITS)) as u64
+    }
+
+    /// `x / d`, rounded up, for `x + d − 1 <` [`Divisor::MAX_DIVIDEND`].
+    #[inline]
+    pub(crate) fn div_ceil(self, x: u64) -> u64 {
+        self.div(x + (self.d - 1))
+    }
+}
+
+/// `a · b` in full. In wasm a `u128` product is a call to a 128 × 128-bit routine;
+/// four 32 × 32-bit products are what it needs here.
+#[inline]
+fn mul_wide(a: u64, b: u64) -> u128 {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        a as u128 * b as u128
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        const LOW: u64 = u32::MAX as u64;
+        let (a1, a0) = (a >> 32, a & LOW);
+        let (b1, b0) = (b >> 32, b & LOW);
+        let (p00, p01, p10, p11) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
+        let mid = (p00 >> 32) + (p01 & LOW) + (p10 & LOW);
+        let lo = (p00 & LOW) | (mid << 32);
+        let hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+        ((hi as u128) << 64) | lo as u128
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,6 +355,52 @@ mod tests {
         assert_eq!(Frac::new(1, 2), Frac::new(2, 4));
         assert!(Frac::new(1, 3) < Frac::new(34, 100));
         assert!(Frac::new(u128::MAX, 3) > Frac::new(u128::MAX, 4));
+    }
+
+    #[test]
+    fn division_by_a_reciprocal_is_exact() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut divisors = alloc::vec![
+            1u64,
+            2,
+            3,
+            7,
+            1000,
+            1666,
+            1 << 20,
+            (1 << 32) + 1,
+            (1 << 52) - 1
+        ];
+        for _ in 0..200 {
+            // Every size of divisor, up to 2^53.
+            let v = next();
+            divisors.push((v >> (v % 64)) % (1 << 53) + 1);
+        }
+        for d in divisors {
+            let r = Divisor::new(d);
+            let max = Divisor::MAX_DIVIDEND - d;
+            let near = (next() % (d * 3 + 1)).min(max);
+            for n in [
+                0,
+                1,
+                d - 1,
+                d,
+                (d + 1).min(max),
+                max - 1,
+                max,
+                next() % max,
+                near,
+            ] {
+                assert_eq!(r.div(n), n / d, "{n} / {d}");
+                assert_eq!(r.div_ceil(n), n.div_ceil(d), "ceil {n} / {d}");
+            }
+        }
     }
 
     #[test]

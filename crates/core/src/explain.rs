@@ -202,10 +202,10 @@ pub enum Verdict {
 impl Verdict {
     /// The verdict a decision reads as.
     pub fn of(d: &crate::Decision) -> Verdict {
-        match (d.allowed, d.wait.is_zero()) {
+        match (d.allowed(), d.wait().is_zero()) {
             (false, _) => Verdict::Deny,
             (true, true) => Verdict::Allow,
-            (true, false) => Verdict::Delay(d.wait),
+            (true, false) => Verdict::Delay(d.wait()),
         }
     }
 }

@@ -5,20 +5,21 @@
 
 use alloc::vec;
 
-use crate::decision::Decision;
+use crate::decision::{Counted, Decision, Raw};
 use crate::exact::{Frac, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
 use crate::limiter::Rule;
 use crate::params::Rate;
 use crate::snapshot::Snapshot;
 
-/// Clock-aligned fixed window counter. State: the window index and its count.
+/// Clock-aligned fixed window counter. State: the window (by its start) and its
+/// count.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FixedWindow {
     rate: Rate,
-    index: u64,
-    /// `(index + 1) · W`, cached so that a request in the same window needs no division.
-    end: u128,
+    /// `index · W`, the window's start (at most `now`, so it fits): a request in the
+    /// same window, `now − start < W`, needs no division.
+    start: u64,
     count: u64,
     last: u64,
 }
@@ -26,8 +27,7 @@ pub struct FixedWindow {
 /// The window containing `now` and the count in it.
 #[derive(Clone, Copy)]
 pub struct Roll {
-    index: u64,
-    end: u128,
+    start: u64,
     count: u64,
 }
 
@@ -36,8 +36,7 @@ impl FixedWindow {
     pub fn new(rate: Rate) -> FixedWindow {
         FixedWindow {
             rate,
-            index: 0,
-            end: rate.period_ms() as u128,
+            start: 0,
             count: 0,
             last: 0,
         }
@@ -45,22 +44,24 @@ impl FixedWindow {
 
     #[inline]
     fn roll(&self, now: u64) -> Roll {
-        if (now as u128) < self.end {
-            // Time never goes backwards, so `now` is still in the current window.
+        let window = self.rate.period_ms();
+        // Time never goes backwards (`now ≥ last ≥ start`).
+        if now - self.start < window {
             Roll {
-                index: self.index,
-                end: self.end,
+                start: self.start,
                 count: self.count,
             }
         } else {
-            let window = self.rate.period_ms();
-            let index = now / window;
             Roll {
-                index,
-                end: (index as u128 + 1) * window as u128,
+                start: now - now % window,
                 count: 0,
             }
         }
+    }
+
+    /// The window's index, `floor(t / W)`, for explanations.
+    fn index(&self, start: u64) -> u64 {
+        start / self.rate.period_ms()
     }
 }
 
@@ -87,22 +88,17 @@ impl Rule for FixedWindow {
         if allowed {
             r.count += cost as u64;
         }
-        let until_end = Ms::from_ms((r.end - now as u128) as u64);
-        (
-            r,
-            Decision {
-                allowed,
-                wait: Ms::ZERO,
-                retry_after: if allowed { Ms::ZERO } else { until_end },
-                reset: until_end,
-                remaining: Frac::whole((limit - r.count) as u128),
-            },
-        )
+        let until_end = self.rate.period_ms() - (now - r.start);
+        let raw = Counted {
+            retry_ms: until_end,
+            reset_ms: until_end,
+            remaining: limit - r.count,
+        };
+        (r, Decision::new(allowed, Raw::Counted(raw)))
     }
 
     fn commit(&mut self, r: Roll, now: u64) {
-        self.index = r.index;
-        self.end = r.end;
+        self.start = r.start;
         self.count = r.count;
         self.last = now;
     }
@@ -110,13 +106,14 @@ impl Rule for FixedWindow {
     fn trace(&self, now: u64, cost: u32) -> Explanation {
         let (after, d) = self.decide(now, cost);
         let mut steps = vec![];
-        if after.index != self.index {
+        let (index, after_index) = (self.index(self.start), self.index(after.start));
+        if after_index != index {
             steps.push(Step {
                 when: Some(Comparison {
                     label: "window",
-                    lhs: Value::Window(after.index),
+                    lhs: Value::Window(after_index),
                     op: Op::Ne,
-                    rhs: Value::Window(self.index),
+                    rhs: Value::Window(index),
                     holds: true,
                 }),
                 set: "count",
@@ -129,14 +126,14 @@ impl Rule for FixedWindow {
             at: Ms::from_ms(now),
             cost,
             before: vec![
-                Field::new("window", Value::Window(self.index)),
+                Field::new("window", Value::Window(index)),
                 Field::new("count", Value::Count(self.count)),
             ],
             steps,
-            test: fits("count", used, cost, self.rate.limit(), d.allowed),
+            test: fits("count", used, cost, self.rate.limit(), d.allowed()),
             verdict: Verdict::of(&d),
             after: vec![
-                Field::new("window", Value::Window(after.index)),
+                Field::new("window", Value::Window(after_index)),
                 Field::new("count", Value::Count(after.count)),
             ],
         }
@@ -145,8 +142,11 @@ impl Rule for FixedWindow {
     fn state_at(&self, now: u64) -> Snapshot {
         let r = self.roll(now);
         Snapshot::FixedWindow {
-            start: Ms(Frac::new(r.end - self.rate.period_ms() as u128, 1)),
-            end: Ms(Frac::new(r.end, 1)),
+            start: Ms::from_ms(r.start),
+            end: Ms(Frac::new(
+                r.start as u128 + self.rate.period_ms() as u128,
+                1,
+            )),
             count: r.count,
             limit: self.rate.limit(),
         }
@@ -202,12 +202,12 @@ mod tests {
     #[test]
     fn counts_per_aligned_window_and_resets() {
         let mut l = fw(2, 1000);
-        assert!(l.check(0, 1).unwrap().allowed);
-        assert!(l.check(999, 1).unwrap().allowed);
+        assert!(l.check(0, 1).unwrap().allowed());
+        assert!(l.check(999, 1).unwrap().allowed());
         let d = l.check(999, 1).unwrap();
-        assert!(!d.allowed);
-        assert_eq!(d.retry_after, Ms::from_ms(1));
-        assert!(l.check(1000, 1).unwrap().allowed);
+        assert!(!d.allowed());
+        assert_eq!(d.retry_after(), Ms::from_ms(1));
+        assert!(l.check(1000, 1).unwrap().allowed());
     }
 
     #[test]
@@ -247,7 +247,7 @@ mod tests {
     #[test]
     fn far_future_times_do_not_overflow() {
         let mut l = fw(1, 7);
-        assert!(l.check(u64::MAX, 1).unwrap().allowed);
-        assert!(!l.check(u64::MAX, 1).unwrap().allowed);
+        assert!(l.check(u64::MAX, 1).unwrap().allowed());
+        assert!(!l.check(u64::MAX, 1).unwrap().allowed());
     }
 }

@@ -8,13 +8,54 @@
 use alloc::format;
 use alloc::vec;
 
-use crate::decision::Decision;
+use crate::decision::{Decision, Lazy, Raw as AnyRaw};
 use crate::error::ParamError;
-use crate::exact::{Frac, Ms};
+use crate::exact::Ms;
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
 use crate::limiter::Rule;
 use crate::params::{count, Rate};
 use crate::snapshot::Snapshot;
+
+/// What a decision keeps, as the snippet's floats.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Raw {
+    /// Tokens before the request (refilled).
+    have: f64,
+    /// Tokens after it.
+    after: f64,
+    cost: u32,
+    per_second: f64,
+    capacity: u64,
+}
+
+/// Seconds as whole ms, rounded up. Floats are this variant's point; the conversion
+/// saturates, never panics (`f64::ceil` needs std; casts saturate and map NaN to 0).
+fn ms(secs: f64) -> Ms {
+    let x = (secs * 1000.0).max(0.0);
+    let whole = x as u64;
+    Ms::from_ms(whole.saturating_add(((whole as f64) < x) as u64))
+}
+
+impl Lazy for Raw {
+    #[inline]
+    fn retry_after(&self) -> Ms {
+        ms((self.cost as f64 - self.have) / self.per_second)
+    }
+
+    #[inline]
+    fn reset(&self) -> Ms {
+        if self.after >= self.capacity as f64 {
+            Ms::ZERO
+        } else {
+            ms((1.0 - (self.after - self.after as u64 as f64)) / self.per_second)
+        }
+    }
+
+    #[inline]
+    fn remaining(&self) -> u64 {
+        self.after.max(0.0) as u64
+    }
+}
 
 /// The float token bucket of common snippets (teaching variant, wrong on purpose).
 #[derive(Clone, Debug, PartialEq)]
@@ -66,31 +107,14 @@ impl Rule for FloatTokenBucket {
         let have = self.refilled(now);
         let allowed = have >= cost as f64;
         let after = if allowed { have - cost as f64 } else { have };
-        // Floats are this variant's point; the conversions saturate, never panic.
-        // (`f64::ceil` needs std; casts saturate and map NaN to 0.)
-        let ms = |secs: f64| {
-            let x = (secs * 1000.0).max(0.0);
-            let whole = x as u64;
-            Ms::from_ms(whole.saturating_add(((whole as f64) < x) as u64))
-        };
-        (
+        let raw = Raw {
+            have,
             after,
-            Decision {
-                allowed,
-                wait: Ms::ZERO,
-                retry_after: if allowed {
-                    Ms::ZERO
-                } else {
-                    ms((cost as f64 - have) / self.per_second)
-                },
-                reset: if after >= self.capacity as f64 {
-                    Ms::ZERO
-                } else {
-                    ms((1.0 - (after - after as u64 as f64)) / self.per_second)
-                },
-                remaining: Frac::whole(after.max(0.0) as u128),
-            },
-        )
+            cost,
+            per_second: self.per_second,
+            capacity: self.capacity,
+        };
+        (after, Decision::new(allowed, AnyRaw::Float(raw)))
     }
 
     fn commit(&mut self, tokens: f64, now: u64) {
@@ -128,7 +152,7 @@ impl Rule for FloatTokenBucket {
                 lhs: Value::Float(have),
                 op: Op::Ge,
                 rhs: Value::Float(cost as f64),
-                holds: d.allowed,
+                holds: d.allowed(),
             },
             verdict: Verdict::of(&d),
             after: state(after, now),

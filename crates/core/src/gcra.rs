@@ -95,19 +95,16 @@ impl Rule for Gcra {
         // For cost 1 this is `t' − t ≤ τ`. lead, inc ≤ horizon < 2^63: no overflow.
         let allowed = lead + inc <= self.horizon();
         let ahead = if allowed { lead + inc } else { lead };
-        let retry_after = if allowed {
-            Ms::ZERO
-        } else {
-            self.ms((lead + inc - self.horizon()) as u128)
-        };
+        // The bucket's tokens are `horizon − ahead`; a denial misses `lead + inc −
+        // horizon` of them (the time until TAT − τ − T reaches now).
         (
             ahead,
             status(
                 self.horizon() - ahead,
+                (lead + inc).saturating_sub(self.horizon()),
                 self.burst,
                 self.rate,
                 allowed,
-                retry_after,
             ),
         )
     }
@@ -129,7 +126,7 @@ impl Rule for Gcra {
                 lhs: Value::Duration(self.ms(lead)),
                 op: Op::Le,
                 rhs: Value::Duration(self.ms(tau)),
-                holds: d.allowed,
+                holds: d.allowed(),
             }
         } else {
             Comparison {
@@ -137,7 +134,7 @@ impl Rule for Gcra {
                 lhs: Value::Duration(self.ms(lead + (cost as u128 - 1) * self.emission() as u128)),
                 op: Op::Le,
                 rhs: Value::Duration(self.ms(tau)),
-                holds: d.allowed,
+                holds: d.allowed(),
             }
         };
         Explanation {
@@ -154,7 +151,7 @@ impl Rule for Gcra {
             verdict: Verdict::of(&d),
             after: vec![Field::new(
                 "TAT",
-                Value::Time(self.ms(if d.allowed { t + ahead as u128 } else { tat })),
+                Value::Time(self.ms(if d.allowed() { t + ahead as u128 } else { tat })),
             )],
         }
     }
@@ -189,7 +186,7 @@ mod tests {
     fn tat_runs_ahead_of_the_clock() {
         let mut g = Gcra::new(Rate::new(5, 10_000).unwrap(), 5).unwrap();
         for t in [2000, 7000, 8000, 9000, 9500, 9800, 10_100] {
-            assert!(g.check(t, 1).unwrap().allowed);
+            assert!(g.check(t, 1).unwrap().allowed());
         }
         let e = g.explain(10_400, 1).unwrap();
         assert_eq!(
@@ -198,6 +195,6 @@ mod tests {
         );
         let d = g.check(10_400, 1).unwrap();
         // (TAT − t) − τ = 8.6 − 8 = 0.6 s: the time until 0.7 tokens become 1.
-        assert_eq!(d.retry_after, Ms::from_ms(600));
+        assert_eq!(d.retry_after(), Ms::from_ms(600));
     }
 }

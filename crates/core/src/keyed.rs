@@ -95,9 +95,9 @@ mod tests {
     fn keys_are_independent_and_idle_ones_go() {
         let tb = TokenBucket::new(Rate::new(1, 1000).unwrap(), 1).unwrap();
         let mut k = Keyed::new(tb);
-        assert!(k.check("a", 0, 1).unwrap().allowed);
-        assert!(!k.check("a", 10, 1).unwrap().allowed);
-        assert!(k.check("b", 10, 1).unwrap().allowed);
+        assert!(k.check("a", 0, 1).unwrap().allowed());
+        assert!(!k.check("a", 10, 1).unwrap().allowed());
+        assert!(k.check("b", 10, 1).unwrap().allowed());
         assert_eq!(k.len(), 2);
         assert_eq!(k.evict_at_rest(500), 0);
         assert_eq!(k.evict_at_rest(1010), 2);

@@ -12,9 +12,9 @@ use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::decision::Decision;
+use crate::decision::{Decision, Lazy, Raw as AnyRaw};
 use crate::error::ParamError;
-use crate::exact::{Amount, Frac, Ms};
+use crate::exact::{Amount, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
 use crate::limiter::Rule;
 use crate::params::{scaled_count, Rate};
@@ -33,6 +33,60 @@ pub struct LeakyQueue {
     /// period`, so a decision needs no 128-bit arithmetic.
     backlog: u64,
     last: u64,
+}
+
+/// What a decision keeps (scaled times: units of 1/limit ms, a gap is `period`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Raw {
+    /// `out − t + (cost − 1)·gap`: what the test compared with capacity · gap.
+    ahead: u64,
+    /// `out − t`: how long an accepted request waits.
+    occupied: u64,
+    /// `next_out − t` after the request.
+    after: u64,
+    capacity: u64,
+    rate: Rate,
+}
+
+impl Raw {
+    fn full(&self) -> u64 {
+        self.capacity * self.rate.period_ms()
+    }
+}
+
+impl Lazy for Raw {
+    #[inline]
+    fn wait(&self) -> Ms {
+        Ms::scaled(self.occupied as u128, self.rate.limit())
+    }
+
+    /// The first whole ms at which `ahead` drops below capacity · gap.
+    #[inline]
+    fn retry_after(&self) -> Ms {
+        Ms::from_ms((self.ahead - self.full()) / self.rate.limit() + 1)
+    }
+
+    /// One more fits once `after` (shrinking by `limit` per ms) drops below `full −
+    /// remaining · gap`: strictly after `z / limit` ms.
+    #[inline]
+    fn reset(&self) -> Ms {
+        if self.after == 0 {
+            return Ms::ZERO;
+        }
+        let p = self.rate.period_ms();
+        let z = self.after + self.remaining() * p - self.full();
+        Ms::scaled(z as u128 + 1, self.rate.limit())
+    }
+
+    /// Unit requests that would still be queued right now: the k-th (0-based) is
+    /// accepted while `after + k·gap < capacity · gap`, so `ceil((full − after) /
+    /// gap)`.
+    #[inline]
+    fn remaining(&self) -> u64 {
+        self.full()
+            .saturating_sub(self.after)
+            .div_ceil(self.rate.period_ms())
+    }
 }
 
 /// What a request meets and leaves.
@@ -121,36 +175,16 @@ impl Rule for LeakyQueue {
         } else {
             occupied
         };
-        let retry_after = if allowed {
-            Ms::ZERO
-        } else {
-            // The first whole ms at which `ahead` drops below capacity · gap.
-            Ms::from_ms((ahead - full) / self.rate.limit() + 1)
-        };
-        // Unit requests that would still be queued right now: the k-th (0-based) is
-        // accepted while `after + k·gap < capacity · gap`, so ceil((full − after) / gap).
-        let room = full.saturating_sub(after);
-        let remaining = room.div_ceil(p);
-        // One more fits once `after` (shrinking by `limit` per ms) drops below
-        // `full − remaining · gap`: strictly after `z / limit` ms.
-        let reset = if after == 0 {
-            Ms::ZERO
-        } else {
-            self.ms((after + remaining * p - full) as u128 + 1)
+        let raw = Raw {
+            ahead,
+            occupied,
+            after,
+            capacity: self.capacity,
+            rate: self.rate,
         };
         (
             Outcome { occupied, after },
-            Decision {
-                allowed,
-                wait: if allowed {
-                    self.ms(occupied as u128)
-                } else {
-                    Ms::ZERO
-                },
-                retry_after,
-                reset,
-                remaining: Frac::whole(remaining as u128),
-            },
+            Decision::new(allowed, AnyRaw::Queue(raw)),
         )
     }
 
@@ -183,12 +217,12 @@ impl Rule for LeakyQueue {
                 lhs: Value::Amount(Amount::new(ahead, self.gap())),
                 op: Op::Lt,
                 rhs: Value::Count(self.capacity),
-                holds: d.allowed,
+                holds: d.allowed(),
             },
             verdict: Verdict::of(&d),
             after: vec![Field::new(
                 "next_out",
-                Value::Time(self.ms(if d.allowed {
+                Value::Time(self.ms(if d.allowed() {
                     t + o.after as u128
                 } else {
                     next_out
@@ -238,7 +272,7 @@ mod tests {
             .iter()
             .map(|&t| {
                 let d = q.check(t, 1).unwrap();
-                d.allowed.then(|| d.wait.ceil_ms())
+                d.allowed().then(|| d.wait().ceil_ms())
             })
             .collect();
         assert_eq!(

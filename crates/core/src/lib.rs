@@ -13,8 +13,8 @@
 //! let stream = [2000, 7000, 8000, 9000, 9500, 9800, 10_100, 10_400, 10_700, 11_200, 15_000, 19_500];
 //! let mut passed = (0, 0);
 //! for t in stream {
-//!     passed.0 += fixed.check(t, 1)?.allowed as u32;
-//!     passed.1 += log.check(t, 1)?.allowed as u32;
+//!     passed.0 += fixed.check(t, 1)?.allowed() as u32;
+//!     passed.1 += log.check(t, 1)?.allowed() as u32;
 //! }
 //! assert_eq!(passed, (10, 7)); // the fixed window let 9 through within 10 s
 //!
@@ -45,7 +45,9 @@
 //!
 //! Every limiter implements [`Limiter`]: `check` (decide and record), `peek`
 //! (decide without recording), `explain` (the trace row), `snapshot` (the state to
-//! draw), and the 429 headers via [`Decision::headers`]. Bad parameters are a
+//! draw), and the 429 headers via [`Decision::headers`]. A [`Decision`] is lazy:
+//! `check` settles the verdict and keeps a few raw numbers, and the retry-after,
+//! reset and remaining count are computed when asked for. Bad parameters are a
 //! [`ParamError`] naming the field; time going backwards is a [`CheckError`]. Nothing
 //! panics on any input.
 #![no_std]
@@ -68,6 +70,7 @@ mod gcra;
 mod keyed;
 mod leaky_queue;
 mod limiter;
+mod log_entries;
 mod nginx;
 mod params;
 mod sliding_log;

@@ -16,24 +16,28 @@
 use alloc::format;
 use alloc::vec;
 
-use crate::decision::Decision;
+use crate::decision::{Decision, Lazy, Raw as AnyRaw};
 use crate::error::ParamError;
-use crate::exact::{Amount, Frac, Ms};
+use crate::exact::{Amount, Divisor, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
 use crate::limiter::Rule;
 use crate::params::{Rate, MAX_COUNT};
 use crate::snapshot::Snapshot;
 
+/// `delay` for `nodelay`: above any excess.
+const NODELAY: u64 = u64::MAX;
+
 /// nginx `limit_req` for one key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Nginx {
     rate: Rate,
-    /// Millirequests per second (nginx's `ctx->rate`).
-    milli: u64,
+    /// Millirequests per second (nginx's `ctx->rate`), as a divisor: waits and
+    /// retries divide by it without a division instruction.
+    per_milli: Divisor,
     /// `burst · 1000`.
     burst: u64,
-    /// `delay · 1000`, or `None` for `nodelay`.
-    delay: Option<u64>,
+    /// `delay · 1000`, or [`NODELAY`] (at most 2^42 otherwise).
+    delay: u64,
     excess: u64,
     /// Time of the last accepted request; `None` before the first.
     last: Option<u64>,
@@ -72,9 +76,12 @@ impl Nginx {
         let burst = check("burst", burst)?;
         Ok(Nginx {
             rate,
-            milli,
+            per_milli: Divisor::new(milli),
             burst,
-            delay: delay.map(|d| check("delay", d)).transpose()?,
+            delay: delay
+                .map(|d| check("delay", d))
+                .transpose()?
+                .unwrap_or(NODELAY),
             excess: 0,
             last: None,
             seen: 0,
@@ -87,7 +94,7 @@ impl Nginx {
     /// to `drain_all_ms`, and at least any excess beyond it.
     #[inline]
     fn drained(&self, ms: u64) -> u64 {
-        self.milli * ms.min(self.drain_all_ms) / 1000
+        self.per_milli.get() * ms.min(self.drain_all_ms) / 1000
     }
 
     /// The excess a request of `cost` arriving at `now` would carry.
@@ -100,19 +107,97 @@ impl Nginx {
         }
     }
 
-    /// ms from `now` until a request of `cost` would be admitted (0 if it is now).
-    #[inline]
-    fn until_admitted(&self, now: u64, cost: u64) -> u64 {
-        let Some(last) = self.last else { return 0 };
-        let need = (self.excess + cost * 1000).saturating_sub(self.burst);
-        // Smallest elapsed e with rate · e / 1000 ≥ need, i.e. rate · e ≥ 1000 · need.
-        let elapsed = (need * 1000).div_ceil(self.milli);
-        // `now ≥ last`: time never goes backwards.
-        elapsed.saturating_sub(now - last)
-    }
-
     fn requests(milli: u64) -> Value {
         Value::Amount(Amount::new(milli as u128, 1000))
+    }
+
+    fn params(&self) -> Params {
+        Params {
+            per_milli: self.per_milli,
+            burst: self.burst,
+            delay: self.delay,
+        }
+    }
+}
+
+/// The parameters a decision's numbers need (in nginx's units).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Params {
+    /// Division by the rate in millirequests per second. Every dividend below is
+    /// under 2^54: an excess is at most `burst + 1000 ≤ 2^32 · 1000 + 1000`, a need
+    /// at most twice that, and `1000 · need + rate < 2^54`.
+    per_milli: Divisor,
+    burst: u64,
+    delay: u64,
+}
+
+/// What a decision keeps, in millirequests and ms.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Raw {
+    /// The excess this request carried.
+    excess: u64,
+    /// The excess stored after it, as of the last accepted request.
+    stored: u64,
+    /// The excess a request of cost 1 right after it would carry.
+    next: u64,
+    /// ms since the last accepted request, after this decision (0 if it was
+    /// accepted). A denial always has one before it: the first request passes.
+    since: u64,
+    cost: u32,
+    nginx: Params,
+}
+
+impl Raw {
+    /// ms until a request of `cost` would be admitted (0 if it is now): the
+    /// smallest elapsed e with `rate · e / 1000 ≥ need`, i.e. `rate · e ≥ 1000 ·
+    /// need`, minus the time already elapsed.
+    fn until_admitted(&self, cost: u64) -> u64 {
+        let need = (self.stored + cost * 1000).saturating_sub(self.nginx.burst);
+        self.nginx
+            .per_milli
+            .div_ceil(need * 1000)
+            .saturating_sub(self.since)
+    }
+}
+
+impl Lazy for Raw {
+    /// nginx's own delay, `(excess − delay) · 1000 / rate` ms, rounded down as it
+    /// does.
+    #[inline]
+    fn wait(&self) -> Ms {
+        // Never above NODELAY: every excess is at most 2^43.
+        let d = self.nginx.delay;
+        if self.excess > d {
+            Ms::from_ms(self.nginx.per_milli.div((self.excess - d) * 1000))
+        } else {
+            Ms::ZERO
+        }
+    }
+
+    #[inline]
+    fn retry_after(&self) -> Ms {
+        Ms::from_ms(self.until_admitted(self.cost as u64))
+    }
+
+    /// One more fits when the next request's excess drops by enough.
+    #[inline]
+    fn reset(&self) -> Ms {
+        let remaining = self.remaining();
+        if remaining > self.nginx.burst / 1000 {
+            Ms::ZERO
+        } else {
+            Ms::from_ms(self.until_admitted(remaining + 1))
+        }
+    }
+
+    /// Requests admitted at once right after: `next + k·1000 ≤ burst`.
+    #[inline]
+    fn remaining(&self) -> u64 {
+        if self.next > self.nginx.burst {
+            0
+        } else {
+            (self.nginx.burst - self.next) / 1000 + 1
+        }
     }
 }
 
@@ -133,46 +218,43 @@ impl Rule for Nginx {
         self.burst / 1000 + 1
     }
 
+    #[inline]
     fn decide(&self, now: u64, cost: u32) -> (Option<u64>, Decision) {
-        let excess = self.excess_at(now, cost);
+        let added = cost as u64 * 1000;
+        // What has drained since the last accepted request (nothing before the first).
+        let (drained, since) = match self.last {
+            None => (0, 0),
+            Some(last) => (self.drained(now - last), now - last),
+        };
+        let excess = match self.last {
+            None => added - 1000,
+            Some(_) => (self.excess + added).saturating_sub(drained),
+        };
         let allowed = excess <= self.burst;
-        let wait = match self.delay {
-            Some(d) if allowed && excess > d => Ms::from_ms((excess - d) * 1000 / self.milli),
-            _ => Ms::ZERO,
-        };
-        // The state after: a rejection changes nothing.
-        let stored = if allowed { excess } else { self.excess };
-        let after = Nginx {
-            excess: stored,
-            last: if allowed { Some(now) } else { self.last },
-            ..self.clone()
-        };
-        // Requests admitted at once right after: excess + k·1000 ≤ burst.
-        let next = after.excess_at(now, 1);
-        let remaining = if next > self.burst {
-            0
+        // The state after (a rejection changes nothing), and the excess a request of
+        // cost 1 right after this one would carry.
+        let raw = if allowed {
+            Raw {
+                excess,
+                stored: excess,
+                next: excess + 1000,
+                since: 0,
+                cost,
+                nginx: self.params(),
+            }
         } else {
-            (self.burst - next) / 1000 + 1
-        };
-        let reset = if remaining > self.burst / 1000 {
-            Ms::ZERO
-        } else {
-            // One more fits when the next request's excess drops by enough.
-            Ms::from_ms(after.until_admitted(now, remaining + 1))
+            Raw {
+                excess,
+                stored: self.excess,
+                next: (self.excess + 1000).saturating_sub(drained),
+                since,
+                cost,
+                nginx: self.params(),
+            }
         };
         (
-            allowed.then_some(stored),
-            Decision {
-                allowed,
-                wait,
-                retry_after: if allowed {
-                    Ms::ZERO
-                } else {
-                    Ms::from_ms(self.until_admitted(now, cost as u64))
-                },
-                reset,
-                remaining: Frac::whole(remaining as u128),
-            },
+            allowed.then_some(excess),
+            Decision::new(allowed, AnyRaw::Nginx(raw)),
         )
     }
 
@@ -201,7 +283,7 @@ impl Rule for Nginx {
             Some(last) => format!(
                 "max(0, {} − {}/s · {} + {})",
                 Amount::new(self.excess as u128, 1000),
-                Amount::new(self.milli as u128, 1000),
+                Amount::new(self.per_milli.get() as u128, 1000),
                 Ms::from_ms(now - last),
                 cost
             ),
@@ -221,7 +303,7 @@ impl Rule for Nginx {
                 lhs: Self::requests(excess),
                 op: Op::Le,
                 rhs: Value::Count(self.burst / 1000),
-                holds: d.allowed,
+                holds: d.allowed(),
             },
             verdict: Verdict::of(&d),
             after: match accepted {
@@ -239,7 +321,7 @@ impl Rule for Nginx {
         Snapshot::Nginx {
             excess: Amount::new(excess as u128, 1000),
             burst: self.burst / 1000,
-            delay: self.delay.map(|d| d / 1000),
+            delay: (self.delay != NODELAY).then_some(self.delay / 1000),
             seen: self.last.is_some(),
         }
     }
@@ -267,7 +349,7 @@ mod tests {
     #[test]
     fn burst_5_admits_6_at_once() {
         let mut n = ngx(1, 1000, 5, None);
-        let passed = (0..10).filter(|_| n.check(0, 1).unwrap().allowed).count();
+        let passed = (0..10).filter(|_| n.check(0, 1).unwrap().allowed()).count();
         assert_eq!(passed, 6);
     }
 
@@ -275,7 +357,7 @@ mod tests {
     fn without_nodelay_requests_wait() {
         let mut n = ngx(2, 1000, 5, Some(0));
         let waits: alloc::vec::Vec<u64> = (0..6)
-            .map(|_| n.check(0, 1).unwrap().wait.ceil_ms())
+            .map(|_| n.check(0, 1).unwrap().wait().ceil_ms())
             .collect();
         assert_eq!(waits, [0, 500, 1000, 1500, 2000, 2500]);
         let e = n.explain(0, 1).unwrap();
@@ -289,7 +371,7 @@ mod tests {
     fn rounds_like_nginx() {
         // 100r/m is 1666 millirequests per second in nginx, not 1666.67.
         let n = ngx(100, 60_000, 0, None);
-        assert_eq!(n.milli, 1666);
+        assert_eq!(n.per_milli.get(), 1666);
         assert!(Nginx::new(Rate::new(1, 10_000_000).unwrap(), 0, None).is_err());
     }
 
@@ -297,7 +379,7 @@ mod tests {
     fn delay_lets_the_first_ones_through_at_once() {
         let mut n = ngx(1, 1000, 4, Some(2));
         let waits: alloc::vec::Vec<u64> = (0..5)
-            .map(|_| n.check(0, 1).unwrap().wait.ceil_ms())
+            .map(|_| n.check(0, 1).unwrap().wait().ceil_ms())
             .collect();
         assert_eq!(waits, [0, 0, 0, 1000, 2000]);
     }

@@ -85,12 +85,13 @@ pub(crate) fn check_time(previous: u64, now: u64) -> Result<(), CheckError> {
 /// Rejects a zero cost, or one above what the limiter can ever allow at once.
 #[inline]
 pub(crate) fn check_cost(cost: u32, capacity: u64) -> Result<(), CheckError> {
-    if cost == 0 {
-        Err(CheckError::ZeroCost)
-    } else if cost as u64 > capacity {
-        Err(CheckError::CostExceedsCapacity { cost, capacity })
-    } else {
+    // One comparison on the way through: a zero cost wraps to u64::MAX.
+    if (cost as u64).wrapping_sub(1) < capacity {
         Ok(())
+    } else if cost == 0 {
+        Err(CheckError::ZeroCost)
+    } else {
+        Err(CheckError::CostExceedsCapacity { cost, capacity })
     }
 }
 

@@ -9,35 +9,26 @@
 //! above the limit is then blocked forever, because its own denied requests keep
 //! the log full. Its memory is bounded by the requests in one window, not by N.
 
-use alloc::collections::VecDeque;
 use alloc::format;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::decision::Decision;
-use crate::exact::{Frac, Ms};
+use crate::decision::{Counted, Decision, Raw};
+use crate::exact::Ms;
 use crate::explain::{Explanation, Field, Step, Value, Verdict};
 use crate::fixed_window::fits;
 use crate::limiter::Rule;
+use crate::log_entries::{Entries, Entry, Expiry};
 use crate::params::Rate;
 use crate::snapshot::{LogEntry, Snapshot};
 
-/// Requests logged at one time: `n` of them (a request of cost c counts c times).
-/// Equal times share an entry, so the log never holds more than N entries and a
-/// huge cost is one entry, not a huge allocation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Entry {
-    t: u64,
-    n: u32,
-    allowed: bool,
-}
-
-/// Sliding log. State: the times of the requests inside the window (at most N).
+/// Sliding log. State: the times of the requests inside the window (at most N
+/// entries, 8 bytes each for windows up to about 12 days; see `log_entries`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SlidingLog {
     rate: Rate,
     log_blocked: bool,
-    entries: VecDeque<Entry>,
+    entries: Entries,
     /// Sum of `n` over `entries`.
     total: u64,
     last: u64,
@@ -45,8 +36,8 @@ pub struct SlidingLog {
 
 /// What a request changes in the log.
 pub struct Outcome {
-    /// Entries that have expired, and how many requests they held.
-    expired: (usize, u64),
+    /// The entries that have expired.
+    expired: Expiry,
     /// The entry to append (or merge into the last one), if any.
     appended: Option<Entry>,
 }
@@ -57,7 +48,7 @@ impl SlidingLog {
         SlidingLog {
             rate,
             log_blocked: false,
-            entries: VecDeque::new(),
+            entries: Entries::for_window(rate.period_ms()),
             total: 0,
             last: 0,
         }
@@ -81,22 +72,11 @@ impl SlidingLog {
         self.entries.len()
     }
 
+    /// Entries that have left `(now − W, now]` (times at or before `now − W`),
+    /// counted from the oldest.
     #[inline]
-    fn expires_by(&self, e: &Entry, now: u64) -> bool {
-        e.t as u128 + self.rate.period_ms() as u128 <= now as u128
-    }
-
-    /// Entries that have left `(now − W, now]`, counted from the oldest, and the
-    /// requests they held.
-    #[inline]
-    fn expired(&self, now: u64) -> (usize, u64) {
-        let mut k = 0;
-        let mut n = 0;
-        for e in self.entries.iter().take_while(|e| self.expires_by(e, now)) {
-            k += 1;
-            n += e.n as u64;
-        }
-        (k, n)
+    fn expired(&self, now: u64) -> Expiry {
+        self.entries.expired(now.checked_sub(self.rate.period_ms()))
     }
 
     fn log(entries: impl Iterator<Item = (u64, u32)>) -> Value {
@@ -119,65 +99,51 @@ impl Rule for SlidingLog {
         self.rate.limit()
     }
 
+    #[inline]
     fn decide(&self, now: u64, cost: u32) -> (Outcome, Decision) {
         let limit = self.rate.limit();
         let window = self.rate.period_ms();
         let expired = self.expired(now);
-        let live = self.total - expired.1;
+        let live = self.total - expired.requests;
         let allowed = live + cost as u64 <= limit;
-        let appended = (allowed || self.log_blocked).then_some(Entry {
-            t: now,
-            n: cost,
-            allowed,
-        });
-        let after = live + appended.map_or(0, |_| cost as u64);
-        // The time of the k-th oldest request after this one (0-based), appended last.
-        let nth_after = |k: u64| -> u64 {
-            let mut seen = 0;
-            for e in self.entries.iter().skip(expired.0) {
-                seen += e.n as u64;
-                if k < seen {
-                    return e.t;
-                }
-            }
-            now
-        };
-        let until_expiry = |t: u64| Ms(Frac::new(t as u128 + window as u128 - now as u128, 1));
-        let retry_after = if allowed {
-            Ms::ZERO
+        let logged = allowed || self.log_blocked;
+        let after = live + if logged { cost as u64 } else { 0 };
+        // A live entry at t expires W after it: `now − t < W`, so this fits.
+        let until_expiry = |t: u64| window - (now - t);
+        // The oldest request after this one: the first live entry, else this one.
+        let oldest = expired.next.or(logged.then_some(now));
+        let retry_ms = if allowed {
+            0
         } else {
-            // `after + cost − N` entries must expire first; the last of them decides.
-            until_expiry(nth_after(after + cost as u64 - limit - 1))
+            // `after + cost − N` requests must expire first; the last of them decides.
+            let k = after + cost as u64 - limit - 1;
+            until_expiry(self.entries.nth_request(expired.entries, k).unwrap_or(now))
         };
-        let reset = if after == 0 {
-            Ms::ZERO
-        } else {
-            until_expiry(nth_after(0))
+        let raw = Counted {
+            retry_ms,
+            reset_ms: oldest.map_or(0, until_expiry),
+            remaining: limit.saturating_sub(after),
         };
         (
-            Outcome { expired, appended },
-            Decision {
-                allowed,
-                wait: Ms::ZERO,
-                retry_after,
-                reset,
-                remaining: Frac::whole(limit.saturating_sub(after) as u128),
+            Outcome {
+                expired,
+                appended: logged.then_some(Entry {
+                    t: now,
+                    n: cost,
+                    allowed,
+                }),
             },
+            Decision::new(allowed, Raw::Counted(raw)),
         )
     }
 
+    #[inline]
     fn commit(&mut self, o: Outcome, now: u64) {
-        self.entries.drain(..o.expired.0);
-        self.total -= o.expired.1;
+        self.entries.drop_oldest(o.expired.entries);
+        self.total -= o.expired.requests;
         if let Some(e) = o.appended {
             self.total += e.n as u64;
-            let merged = self.entries.back_mut().and_then(|b| {
-                let n = b.n.checked_add(e.n)?;
-                (b.t == e.t && b.allowed == e.allowed).then(|| b.n = n)
-            });
-            if merged.is_none() {
-                self.entries.push_back(e);
-            }
+            self.entries.push(e);
         }
         self.last = now;
     }
@@ -187,19 +153,19 @@ impl Rule for SlidingLog {
         let live: Vec<(u64, u32)> = self
             .entries
             .iter()
-            .skip(o.expired.0)
+            .skip(o.expired.entries)
             .map(|e| (e.t, e.n))
             .collect();
-        let live_count = self.total - o.expired.1;
+        let live_count = self.total - o.expired.requests;
         let mut steps = vec![];
-        if o.expired.0 > 0 {
+        if o.expired.entries > 0 {
             steps.push(Step {
                 when: None,
                 set: "len",
                 formula: Some(format!(
                     "{} − {} expired (≤ {})",
                     self.total,
-                    o.expired.1,
+                    o.expired.requests,
                     Ms::from_ms(now - self.rate.period_ms())
                 )),
                 to: Value::Count(live_count),
@@ -217,7 +183,7 @@ impl Rule for SlidingLog {
                 Self::log(self.entries.iter().map(|e| (e.t, e.n))),
             )],
             steps,
-            test: fits("len", live_count, cost, self.rate.limit(), d.allowed),
+            test: fits("len", live_count, cost, self.rate.limit(), d.allowed()),
             verdict: Verdict::of(&d),
             after: vec![Field::new("log", Self::log(after.into_iter()))],
         }
@@ -228,7 +194,7 @@ impl Rule for SlidingLog {
             entries: self
                 .entries
                 .iter()
-                .filter(|e| !self.expires_by(e, now))
+                .skip(self.expired(now).entries)
                 .map(|e| LogEntry {
                     at: Ms::from_ms(e.t),
                     count: e.n,
@@ -241,7 +207,7 @@ impl Rule for SlidingLog {
     }
 
     fn rests(&self, now: u64) -> bool {
-        self.expired(now).0 == self.entries.len()
+        self.expired(now).entries == self.entries.len()
     }
 
     fn numbers(&self) -> usize {
@@ -258,12 +224,12 @@ mod tests {
     #[test]
     fn the_window_is_half_open() {
         let mut l = SlidingLog::new(Rate::new(1, 1000).unwrap());
-        assert!(l.check(0, 1).unwrap().allowed);
+        assert!(l.check(0, 1).unwrap().allowed());
         let d = l.check(999, 1).unwrap();
-        assert!(!d.allowed);
-        assert_eq!(d.retry_after, Ms::from_ms(1));
+        assert!(!d.allowed());
+        assert_eq!(d.retry_after(), Ms::from_ms(1));
         // (1000 − 1000, 1000] excludes 0.
-        assert!(l.check(1000, 1).unwrap().allowed);
+        assert!(l.check(1000, 1).unwrap().allowed());
     }
 
     #[test]
@@ -287,8 +253,8 @@ mod tests {
         // A request every 400 ms: 2.5 per second against a limit of 2 per second.
         for i in 0..50 {
             let t = i * 400;
-            passed.0 += right.check(t, 1).unwrap().allowed as u32;
-            passed.1 += wrong.check(t, 1).unwrap().allowed as u32;
+            passed.0 += right.check(t, 1).unwrap().allowed() as u32;
+            passed.1 += wrong.check(t, 1).unwrap().allowed() as u32;
         }
         assert_eq!(passed.0, 34, "the right log passes two of every three");
         assert_eq!(

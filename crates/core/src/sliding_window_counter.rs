@@ -11,9 +11,9 @@
 use alloc::format;
 use alloc::vec;
 
-use crate::decision::Decision;
+use crate::decision::{Decision, Lazy, Raw as AnyRaw};
 use crate::error::ParamError;
-use crate::exact::{Amount, Frac, Ms};
+use crate::exact::{Amount, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
 use crate::limiter::Rule;
 use crate::params::{scaled_count, Rate};
@@ -94,14 +94,39 @@ impl SlidingWindowCounter {
         }
     }
 
+    fn estimate(&self, r: &Roll, now: u64) -> Amount {
+        let window = self.rate.period_ms();
+        Amount::new(
+            (r.weighted_prev(now, window) + r.curr * window) as u128,
+            window,
+        )
+    }
+}
+
+/// What a decision keeps: the counters after it and how far into its window it
+/// came.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Raw {
+    prev: u64,
+    curr: u64,
+    /// `t − w·W`.
+    elapsed: u64,
+    cost: u32,
+    rate: Rate,
+}
+
+impl Raw {
     /// The first whole millisecond at which a request of `cost` would pass, counted
-    /// from `now`, if nothing else arrives. Only called for a denied request.
-    fn retry_after(&self, r: &Roll, now: u64, cost: u32) -> u64 {
-        let w = self.rate.period_ms() as u128;
-        let n = self.rate.limit() as u128;
-        let c = cost as u128 - 1;
-        // Smallest elapsed e' with prev · (W − e') < X, or None if no e' < W works.
-        let first_fit = |prev: u128, x: u128| -> Option<u128> {
+    /// from the decision, if nothing else arrives (0 if it would pass now).
+    fn first_pass(&self, cost: u32) -> u64 {
+        // Every product below is at most N · W < 2^62 (checked when built), and a
+        // count is at most N: plain u64 arithmetic.
+        let w = self.rate.period_ms();
+        let n = self.rate.limit();
+        let c = cost as u64 - 1;
+        // Smallest elapsed e' with prev · (W − e') < X, or None if no e' < W works:
+        // W − e' < X / prev ⟺ e' ≥ W + 1 − ceil(X / prev).
+        let first_fit = |prev: u64, x: u64| -> Option<u64> {
             if x == 0 {
                 return None;
             }
@@ -111,29 +136,41 @@ impl SlidingWindowCounter {
             let e = (w + 1).saturating_sub(x.div_ceil(prev));
             (e < w).then_some(e)
         };
-        let e_now = r.elapsed(now) as u128;
-        let this_window = (r.curr as u128 + c < n)
-            .then(|| first_fit(r.prev as u128, (n - r.curr as u128 - c) * w))
+        let e_now = self.elapsed;
+        let this_window = (self.curr + c < n)
+            .then(|| first_fit(self.prev, (n - self.curr - c) * w))
             .flatten()
             .filter(|&e| e >= e_now);
-        let dt = match this_window {
+        match this_window {
             Some(e) => e - e_now,
             None => {
                 // The next window: prev' = curr, curr' = 0. If no elapsed time in it
                 // fits, the one after it (prev'' = 0) does, at its start.
                 let to_next = w - e_now;
-                to_next + first_fit(r.curr as u128, (n - c) * w).unwrap_or(w)
+                to_next + first_fit(self.curr, (n - c) * w).unwrap_or(w)
             }
-        };
-        u64::try_from(dt).unwrap_or(u64::MAX)
+        }
+    }
+}
+
+impl Lazy for Raw {
+    #[inline]
+    fn retry_after(&self) -> Ms {
+        Ms::from_ms(self.first_pass(self.cost))
     }
 
-    fn estimate(&self, r: &Roll, now: u64) -> Amount {
-        let window = self.rate.period_ms();
-        Amount::new(
-            (r.weighted_prev(now, window) + r.curr * window) as u128,
-            window,
-        )
+    #[inline]
+    fn reset(&self) -> Ms {
+        Ms::from_ms(self.rate.period_ms() - self.elapsed)
+    }
+
+    /// Unit requests that would still pass now: `ceil(slack / W)`, with `slack =
+    /// N·W − prev·(W − elapsed) − curr·W`.
+    #[inline]
+    fn remaining(&self) -> u64 {
+        let w = self.rate.period_ms();
+        let used = self.prev * (w - self.elapsed) + self.curr * w;
+        (self.rate.limit() * w).saturating_sub(used).div_ceil(w)
     }
 }
 
@@ -164,23 +201,14 @@ impl Rule for SlidingWindowCounter {
         if allowed {
             r.curr += cost as u64;
         }
-        // Unit requests that would still pass now: ceil(slack / W).
-        let slack = nw.saturating_sub(weighted + r.curr * w);
-        let retry_after = if allowed {
-            Ms::ZERO
-        } else {
-            Ms::from_ms(self.retry_after(&r, now, cost))
+        let raw = Raw {
+            prev: r.prev,
+            curr: r.curr,
+            elapsed: r.elapsed(now),
+            cost,
+            rate: self.rate,
         };
-        (
-            r,
-            Decision {
-                allowed,
-                wait: Ms::ZERO,
-                retry_after,
-                reset: Ms::from_ms(w - r.elapsed(now)),
-                remaining: Frac::new((slack + w - 1) as u128, w),
-            },
-        )
+        (r, Decision::new(allowed, AnyRaw::Counter(raw)))
     }
 
     fn commit(&mut self, r: Roll, now: u64) {
@@ -247,7 +275,7 @@ impl Rule for SlidingWindowCounter {
                 lhs: Value::Amount(estimate),
                 op: Op::Lt,
                 rhs: Value::Count(limit),
-                holds: d.allowed,
+                holds: d.allowed(),
             }
         } else {
             Comparison {
@@ -258,7 +286,7 @@ impl Rule for SlidingWindowCounter {
                 )),
                 op: Op::Lt,
                 rhs: Value::Count(limit),
-                holds: d.allowed,
+                holds: d.allowed(),
             }
         };
         let state = |index: u64, prev: u64, curr: u64| {
@@ -315,17 +343,17 @@ mod tests {
     fn weights_the_previous_window() {
         let mut l = swc(10, 1000);
         for i in 0..10 {
-            assert!(l.check(900 + i, 1).unwrap().allowed);
+            assert!(l.check(900 + i, 1).unwrap().allowed());
         }
         // At 1500, prev = 10 weighs 10 · 0.5 = 5: five more fit.
         for i in 0..5 {
-            assert!(l.check(1500, 1).unwrap().allowed, "request {i}");
+            assert!(l.check(1500, 1).unwrap().allowed(), "request {i}");
         }
         let d = l.check(1500, 1).unwrap();
-        assert!(!d.allowed);
+        assert!(!d.allowed());
         // 10 · (1000 − e)/1000 + 5 < 10 ⟺ e > 500: the first whole ms is 501.
-        assert_eq!(d.retry_after, Ms::from_ms(1));
-        assert!(l.check(1501, 1).unwrap().allowed);
+        assert_eq!(d.retry_after(), Ms::from_ms(1));
+        assert!(l.check(1501, 1).unwrap().allowed());
     }
 
     #[test]
@@ -335,11 +363,11 @@ mod tests {
             l.check(t, 1).unwrap();
         }
         let d = l.check(40, 1).unwrap();
-        assert!(!d.allowed);
-        let at = 40 + d.retry_after.ceil_ms();
+        assert!(!d.allowed());
+        let at = 40 + d.retry_after().ceil_ms();
         // Just before fails, at passes.
-        assert!(!l.peek(at - 1, 1).unwrap().allowed);
-        assert!(l.peek(at, 1).unwrap().allowed);
+        assert!(!l.peek(at - 1, 1).unwrap().allowed());
+        assert!(l.peek(at, 1).unwrap().allowed());
     }
 
     #[test]

@@ -12,9 +12,9 @@
 use alloc::format;
 use alloc::vec;
 
-use crate::decision::Decision;
+use crate::decision::{Decision, Lazy, Raw as AnyRaw};
 use crate::error::ParamError;
-use crate::exact::{Amount, Frac, Ms};
+use crate::exact::{Amount, Ms};
 use crate::explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};
 use crate::limiter::Rule;
 use crate::params::{scaled_count, Rate};
@@ -59,30 +59,60 @@ impl TokenBucket {
     }
 }
 
-/// The decision of a bucket holding `tokens` (× `period`) after the request: shared by
-/// the token bucket and GCRA, whose token counts are the same numbers.
+/// What a bucket's decision keeps: shared by the token bucket and GCRA, whose token
+/// counts are the same numbers. Tokens are in units of `1 / period` token, and a
+/// token arrives every `period / limit` ms, so `x` such units take `x / limit` ms.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Raw {
+    /// Tokens after the request (× period).
+    pub tokens: u64,
+    /// For a denial: the tokens missing (× period).
+    pub missing: u64,
+    pub capacity: u64,
+    pub rate: Rate,
+}
+
+impl Lazy for Raw {
+    #[inline]
+    fn retry_after(&self) -> Ms {
+        Ms::scaled(self.missing as u128, self.rate.limit())
+    }
+
+    /// The next whole token arrives when `tokens` reaches the next multiple of
+    /// period.
+    #[inline]
+    fn reset(&self) -> Ms {
+        let period = self.rate.period_ms();
+        if self.tokens >= self.capacity * period {
+            Ms::ZERO
+        } else {
+            Ms::scaled((period - self.tokens % period) as u128, self.rate.limit())
+        }
+    }
+
+    #[inline]
+    fn remaining(&self) -> u64 {
+        self.tokens / self.rate.period_ms()
+    }
+}
+
+/// The decision of a bucket holding `tokens` (× period) after the request, `missing`
+/// short of it if denied.
 #[inline]
 pub(crate) fn status(
     tokens: u64,
+    missing: u64,
     capacity: u64,
     rate: Rate,
     allowed: bool,
-    retry_after: Ms,
 ) -> Decision {
-    let (period, limit) = (rate.period_ms(), rate.limit());
-    // The next whole token arrives when `tokens` reaches the next multiple of period.
-    let reset = if tokens >= capacity * period {
-        Ms::ZERO
-    } else {
-        Ms::scaled((period - tokens % period) as u128, limit)
+    let raw = Raw {
+        tokens,
+        missing,
+        capacity,
+        rate,
     };
-    Decision {
-        allowed,
-        wait: Ms::ZERO,
-        retry_after,
-        reset,
-        remaining: Frac::new(tokens as u128, period),
-    }
+    Decision::new(allowed, AnyRaw::Bucket(raw))
 }
 
 impl Rule for TokenBucket {
@@ -107,14 +137,15 @@ impl Rule for TokenBucket {
         let need = cost as u64 * self.rate.period_ms();
         let allowed = have >= need;
         let after = if allowed { have - need } else { have };
-        let retry_after = if allowed {
-            Ms::ZERO
-        } else {
-            Ms::scaled((need - have) as u128, self.rate.limit())
-        };
         (
             after,
-            status(after, self.capacity, self.rate, allowed, retry_after),
+            status(
+                after,
+                need.saturating_sub(have),
+                self.capacity,
+                self.rate,
+                allowed,
+            ),
         )
     }
 
@@ -159,7 +190,7 @@ impl Rule for TokenBucket {
                 lhs: Value::Amount(self.amount(have)),
                 op: Op::Ge,
                 rhs: Value::Count(cost as u64),
-                holds: d.allowed,
+                holds: d.allowed(),
             },
             verdict: Verdict::of(&d),
             after: state(after, now),
@@ -194,30 +225,30 @@ mod tests {
         // 0.5 tokens per second, capacity 5: the golden parameters.
         let mut b = TokenBucket::new(Rate::new(5, 10_000).unwrap(), 5).unwrap();
         for t in [2000, 7000, 8000, 9000, 9500, 9800, 10_100] {
-            assert!(b.check(t, 1).unwrap().allowed);
+            assert!(b.check(t, 1).unwrap().allowed());
         }
         // 10.4 s: 0.7 tokens; 10.7 s: 0.85; 11.0 s: exactly 1.
-        assert!(!b.check(10_400, 1).unwrap().allowed);
-        assert!(!b.check(10_700, 1).unwrap().allowed);
+        assert!(!b.check(10_400, 1).unwrap().allowed());
+        assert!(!b.check(10_700, 1).unwrap().allowed());
         let e = b.explain(11_000, 1).unwrap();
         assert_eq!(
             e.to_string(),
             "11 s: tokens := min(5, 0.85 + 0.3 s · 5/10 s) = 1; tokens 1 ≥ 1 → allow"
         );
-        assert!(b.check(11_000, 1).unwrap().allowed);
+        assert!(b.check(11_000, 1).unwrap().allowed());
     }
 
     #[test]
     fn retry_after_and_reset_are_exact() {
         // 3 per 10 s: one token every 3333⅓ ms.
         let mut b = TokenBucket::new(Rate::new(3, 10_000).unwrap(), 1).unwrap();
-        assert!(b.check(0, 1).unwrap().allowed);
+        assert!(b.check(0, 1).unwrap().allowed());
         let d = b.check(1000, 1).unwrap();
-        assert!(!d.allowed);
-        assert_eq!(d.retry_after, Ms::scaled(7000, 3));
-        assert_eq!(d.retry_after.ceil_ms(), 2334);
-        assert_eq!(d.reset, d.retry_after);
-        assert!(!b.peek(1000 + 2333, 1).unwrap().allowed);
-        assert!(b.peek(1000 + 2334, 1).unwrap().allowed);
+        assert!(!d.allowed());
+        assert_eq!(d.retry_after(), Ms::scaled(7000, 3));
+        assert_eq!(d.retry_after().ceil_ms(), 2334);
+        assert_eq!(d.reset(), d.retry_after());
+        assert!(!b.peek(1000 + 2333, 1).unwrap().allowed());
+        assert!(b.peek(1000 + 2334, 1).unwrap().allowed());
     }
 }

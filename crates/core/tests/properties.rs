@@ -36,7 +36,7 @@ fn rate() -> impl Strategy<Value = (u64, u64)> {
 fn allowed_times<L: Limiter>(l: &mut L, times: &[u64]) -> Vec<u64> {
     times
         .iter()
-        .filter(|&&t| l.check(t, 1).unwrap().allowed)
+        .filter(|&&t| l.check(t, 1).unwrap().allowed())
         .copied()
         .collect()
 }
@@ -134,7 +134,7 @@ proptest! {
         let mut ngx = Nginx::new(r, burst, None).unwrap();
         let mut g = Gcra::new(r, burst + 1).unwrap();
         for &t in &times {
-            prop_assert_eq!(ngx.check(t, 1).unwrap().allowed, g.check(t, 1).unwrap().allowed, "at {} ms", t);
+            prop_assert_eq!(ngx.check(t, 1).unwrap().allowed(), g.check(t, 1).unwrap().allowed(), "at {} ms", t);
         }
     }
 
@@ -157,7 +157,7 @@ proptest! {
             for _ in 0..size {
                 let a = ngx.check(t, 1).unwrap();
                 let b = q.check(t, 1).unwrap();
-                prop_assert_eq!((a.allowed, a.wait), (b.allowed, b.wait), "at {} ms", t);
+                prop_assert_eq!((a.allowed(), a.wait()), (b.allowed(), b.wait()), "at {} ms", t);
             }
         }
     }
@@ -170,9 +170,9 @@ proptest! {
         for &t in &times {
             let d = q.check(t, 1).unwrap();
             let arrival = t as u128 * n as u128;
-            if d.allowed {
+            if d.allowed() {
                 // wait = num/den ms exactly; den divides n here (den is the limit).
-                let wait_scaled = d.wait.0.num() * n as u128 / d.wait.0.den() as u128;
+                let wait_scaled = d.wait().0.num() * n as u128 / d.wait().0.den() as u128;
                 departures.push((arrival + wait_scaled, arrival));
             }
             let waiting = departures.iter().filter(|(dep, _)| *dep > arrival).count();
@@ -198,7 +198,7 @@ proptest! {
             prop_assert_eq!(&l, &before);
             let d = l.check(t, 1).unwrap();
             prop_assert_eq!(p, d);
-            prop_assert_eq!(e.test.holds, d.allowed);
+            prop_assert_eq!(e.test.holds, d.allowed());
         }
     }
 
@@ -215,11 +215,11 @@ proptest! {
         let mut l = AnyLimiter::new(alg, &params).unwrap();
         for &t in &times {
             let d = l.check(t, 1).unwrap();
-            if !d.allowed {
-                let wait = d.retry_after.ceil_ms();
+            if !d.allowed() {
+                let wait = d.retry_after().ceil_ms();
                 prop_assert!(wait >= 1);
-                prop_assert!(l.peek(t + wait, 1).unwrap().allowed, "{} at {} + {}", alg.id(), t, wait);
-                prop_assert!(!l.peek(t + wait - 1, 1).unwrap().allowed, "{} at {} + {} − 1", alg.id(), t, wait);
+                prop_assert!(l.peek(t + wait, 1).unwrap().allowed(), "{} at {} + {}", alg.id(), t, wait);
+                prop_assert!(!l.peek(t + wait - 1, 1).unwrap().allowed(), "{} at {} + {} − 1", alg.id(), t, wait);
             }
         }
     }
@@ -241,10 +241,10 @@ proptest! {
         let mut l = AnyLimiter::new(alg, &params).unwrap();
         for &t in &times {
             let d = l.check(t, 1).unwrap();
-            if !d.reset.is_zero() {
-                let later = l.peek(t + d.reset.ceil_ms(), 1).unwrap();
-                let passing = later.remaining() + later.allowed as u64;
-                prop_assert!(passing > d.remaining(), "{} at {} ms: {} then {} after {}", alg.id(), t, d.remaining(), passing, d.reset);
+            if !d.reset().is_zero() {
+                let later = l.peek(t + d.reset().ceil_ms(), 1).unwrap();
+                let passing = later.remaining() + later.allowed() as u64;
+                prop_assert!(passing > d.remaining(), "{} at {} ms: {} then {} after {}", alg.id(), t, d.remaining(), passing, d.reset());
             }
         }
     }
@@ -301,7 +301,7 @@ proptest! {
                 Ok(d) => {
                     prop_assert!(t >= last);
                     last = t;
-                    let _ = (d.remaining(), d.retry_after.ceil_secs(), d.reset.ceil_secs(), d.wait.to_string());
+                    let _ = (d.remaining(), d.retry_after().ceil_secs(), d.reset().ceil_secs(), d.wait().to_string());
                 }
                 Err(CheckError::TimeWentBackwards { previous, now }) => prop_assert!(now < previous),
                 Err(_) => {}

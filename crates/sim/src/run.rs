@@ -90,9 +90,9 @@ pub fn run(config: &Config) -> Result<Report, SimError> {
             let d = keyed
                 .check(key, r.t, r.cost)
                 .map_err(|e| SimError::check(i, j, &lane.id, &e))?;
-            let wait = d.allowed.then_some(d.wait);
+            let wait = d.allowed().then(|| d.wait());
             meter.record(i as u64, r, wait, keyed.get(key).state_numbers());
-            allowed.push(d.allowed);
+            allowed.push(d.allowed());
             waits.push(wait);
         }
         results.push(LaneReport {

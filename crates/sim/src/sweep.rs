@@ -132,10 +132,11 @@ pub fn sweep(spec: &SweepSpec) -> Result<Sweep, SimError> {
                 let exact = log.check(t, 1).map_err(|e| SimError::at("sweep", e))?;
                 let estimate = swc.check(t, 1).map_err(|e| SimError::at("sweep", e))?;
                 row.requests += 1;
-                row.baseline_allowed += exact.allowed as u64;
-                row.candidate_allowed += estimate.allowed as u64;
-                row.wrong_allows += (estimate.allowed && !exact.allowed) as u64;
-                row.wrong_blocks += (!estimate.allowed && exact.allowed) as u64;
+                let (exact, estimate) = (exact.allowed(), estimate.allowed());
+                row.baseline_allowed += exact as u64;
+                row.candidate_allowed += estimate as u64;
+                row.wrong_allows += (estimate && !exact) as u64;
+                row.wrong_blocks += (!estimate && exact) as u64;
             }
         }
         rows.push(row);

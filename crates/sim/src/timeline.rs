@@ -409,12 +409,12 @@ impl Timeline {
                 .live
                 .check(key, r.t, r.cost)
                 .map_err(|error| TimelineError::Check { lane: j, error })?;
-            let wait = d.allowed.then_some(d.wait);
+            let wait = d.allowed().then(|| d.wait());
             lane.meter
                 .record(index, &r, wait, lane.live.get(key).state_numbers());
             lane.entries.push_back(Entry {
                 outcome: Outcome {
-                    allowed: d.allowed,
+                    allowed: d.allowed(),
                     wait: wait.unwrap_or(Ms::ZERO),
                 },
                 prefix: lane.meter.prefix(),

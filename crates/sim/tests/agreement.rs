@@ -58,11 +58,11 @@ impl Fnv {
     }
 
     fn decision(&mut self, d: &Decision) {
-        self.bytes(&[u8::from(d.allowed)]);
-        self.frac(d.wait.0);
+        self.bytes(&[u8::from(d.allowed())]);
+        self.frac(d.wait().0);
         self.u64(d.remaining());
-        self.frac(d.retry_after.0);
-        self.frac(d.reset.0);
+        self.frac(d.retry_after().0);
+        self.frac(d.reset().0);
     }
 }
 

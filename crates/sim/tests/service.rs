@@ -321,7 +321,7 @@ proptest! {
             let k = if global { String::new() } else { a.client.to_string() };
             let mut refused = 0u16;
             for (i, (l, spec)) in alone.iter().zip(&stack).enumerate() {
-                if spec.applies_to(a.route) && !l.peek(&k, a.t, 1).unwrap().allowed {
+                if spec.applies_to(a.route) && !l.peek(&k, a.t, 1).unwrap().allowed() {
                     refused |= 1 << i;
                 }
             }

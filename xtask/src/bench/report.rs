@@ -91,7 +91,8 @@ fn native_section(t: &mut String, n: &Native) {
         t,
         "\n**`check` per limiter, native** (criterion, `--profile bench`: opt-level 3, LTO). \
         One pass = {} requests: 300 clients × 10 min of seeded Poisson traffic at 100/min, \
-        one fresh limiter per client, the whole `Decision` kept. Yardstick: governor 0.10's \
+        one fresh limiter per client, each decision consumed as a server consumes it (the \
+        verdict, an allowed request's wait, a denied one's retry-after). Yardstick: governor 0.10's \
         GCRA, 100/min burst 100, one limiter per client on a fake clock advanced to each \
         request (same decisions as ours, tested), measured again just before each limiter; \
         the ratio is to that neighbour. Targets: each O(1) limiter ≤ {}× governor's time per \

@@ -123,7 +123,7 @@ impl Verdict {
 
 /// The decision's numbers (one place to adapt if `Decision` changes shape).
 fn parts(d: &Decision) -> (bool, Ms, Ms) {
-    (d.allowed, d.wait, d.retry_after)
+    (d.allowed(), d.wait(), d.retry_after())
 }
 
 /// The keys each limit counts by, as strings for [`Keyed`]: client and route

@@ -200,21 +200,22 @@ pub fn check_limiter(case: &LimiterCase) -> Result<(), String> {
                 }
                 last = Some(t);
                 let e = explained.map_err(|e| format!("{}: explain refused: {e}", at()))?;
-                if e.test.holds != d.allowed {
+                if e.test.holds != d.allowed() {
                     return Err(format!("{}: explain's test disagrees", at()));
                 }
-                if d.allowed && !d.retry_after.is_zero() || !d.allowed && !d.wait.is_zero() {
+                if d.allowed() && !d.retry_after().is_zero() || !d.allowed() && !d.wait().is_zero()
+                {
                     return Err(format!("{}: inconsistent decision {d:?}", at()));
                 }
                 let _ = (
                     d.remaining(),
-                    d.retry_after.ceil_secs(),
-                    d.reset.ceil_ms(),
-                    d.wait.to_string(),
+                    d.retry_after().ceil_secs(),
+                    d.reset().ceil_ms(),
+                    d.wait().to_string(),
                 );
                 let numbers = l.state_numbers() as u128;
                 // Allowed traffic (weighted by cost) in the window ending now.
-                let inside = if d.allowed {
+                let inside = if d.allowed() {
                     window.push(t, cost.into())
                 } else {
                     0
