@@ -9,7 +9,8 @@
 //! way, and the same as if it had been computed while deciding.
 
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 use core::fmt;
 
 use crate::exact::Ms;
@@ -140,9 +141,10 @@ impl Decision {
 
     /// How long until [`Decision::remaining`] grows: the end of the window for the
     /// fixed windows, the next token for the buckets and GCRA, the oldest entry's
-    /// expiry for the sliding log, the next free slot for the queue and nginx. Zero
-    /// when nothing is used. The sliding window counter reports the end of its
-    /// current window (where its counters roll); its estimate decays continuously.
+    /// expiry for the sliding log, the next free slot for the queue and nginx, the
+    /// moment the decaying estimate lets one more through for the sliding window
+    /// counter. Zero when nothing is used. On a denial of a request of cost 1, the
+    /// same moment as [`Decision::retry_after`].
     #[inline(always)]
     pub fn reset(&self) -> Ms {
         lazy!(self.raw, reset)
@@ -197,8 +199,27 @@ pub struct Policy {
     pub window_ms: u64,
 }
 
-/// The status line and rate-limit fields of a response (the IETF draft
-/// `RateLimit-Policy` / `RateLimit` fields, and `Retry-After` on a 429).
+/// The response a server would send: the status, `Retry-After` on a 429, the rate
+/// limit in two header dialects, and an optional JSON body for a 429.
+///
+/// Every number is the decision's, rounded the same way everywhere:
+///
+/// - `Retry-After`: when the same request would pass, in whole seconds rounded up,
+///   at least 1. A client that waits that long is not refused again for the same
+///   request (nothing else arriving).
+/// - The IETF draft (`draft-ietf-httpapi-ratelimit-headers`): `RateLimit-Policy:
+///   "default";q=<limit>;w=<window s>` and `RateLimit: "default";r=<remaining>;t=<s>`.
+///   On a 200, `t` is when `remaining` next grows, in seconds rounded up. On a 429,
+///   `t` is the moment `Retry-After` names, with the same number: a client reading
+///   either waits until the request would pass, and no limiter advertises a `t` later
+///   than that.
+/// - The common dialect: `X-RateLimit-Limit` (the limit), `X-RateLimit-Remaining`
+///   (the remaining count) and `X-RateLimit-Reset`, which ratelab sends as *seconds
+///   until*, the same number as `t`. Servers disagree on `Reset`: GitHub, for one,
+///   sends a Unix time in seconds. ratelab's clock is virtual and has no epoch, and a
+///   number of seconds needs no clock agreement between client and server.
+/// - The body of a 429: `{"error": "rate_limit_exceeded", "retry_after_seconds": N}`
+///   with N the `Retry-After` value, for clients that read JSON rather than headers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Headers {
     /// 200 or 429.
@@ -209,20 +230,39 @@ pub struct Headers {
     pub policy: String,
     /// The `RateLimit` field value, e.g. `"default";r=0;t=8`.
     pub ratelimit: String,
+    /// The limit (`q`, and `X-RateLimit-Limit`).
+    pub limit: u64,
+    /// Requests of cost 1 that would still pass (`r`, and `X-RateLimit-Remaining`).
+    pub remaining: u64,
+    /// Seconds until the request would pass on a 429, until `remaining` grows on a
+    /// 200 (`t`, and `X-RateLimit-Reset`).
+    pub reset: u64,
+}
+
+/// Which header fields [`Headers::fields`] lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// `RateLimit-Policy` and `RateLimit` (the IETF draft).
+    Ietf,
+    /// `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`.
+    Common,
 }
 
 impl Headers {
     fn new(d: &Decision, policy: &Policy) -> Headers {
         let w = policy.window_ms.div_ceil(1000);
+        let retry_after = (!d.allowed()).then(|| d.retry_after().ceil_secs().max(1));
+        // On a 429, t names the moment Retry-After names (SPEC, "Beyond one process").
+        let reset = retry_after.unwrap_or_else(|| d.reset().ceil_secs());
+        let remaining = d.remaining();
         Headers {
             status: if d.allowed() { 200 } else { 429 },
-            retry_after: (!d.allowed()).then(|| d.retry_after().ceil_secs().max(1)),
+            retry_after,
             policy: format!("\"default\";q={};w={}", policy.limit, w),
-            ratelimit: format!(
-                "\"default\";r={};t={}",
-                d.remaining(),
-                d.reset().ceil_secs()
-            ),
+            ratelimit: format!("\"default\";r={remaining};t={reset}"),
+            limit: policy.limit,
+            remaining,
+            reset,
         }
     }
 
@@ -233,6 +273,35 @@ impl Headers {
         } else {
             "200 OK"
         }
+    }
+
+    /// The header fields of `dialect`, as (name, value) in the order a server
+    /// would send them, with `Retry-After` first on a 429.
+    pub fn fields(&self, dialect: Dialect) -> Vec<(&'static str, String)> {
+        let mut out = Vec::with_capacity(4);
+        if let Some(r) = self.retry_after {
+            out.push(("Retry-After", r.to_string()));
+        }
+        match dialect {
+            Dialect::Ietf => {
+                out.push(("RateLimit-Policy", self.policy.clone()));
+                out.push(("RateLimit", self.ratelimit.clone()));
+            }
+            Dialect::Common => {
+                out.push(("X-RateLimit-Limit", self.limit.to_string()));
+                out.push(("X-RateLimit-Remaining", self.remaining.to_string()));
+                out.push(("X-RateLimit-Reset", self.reset.to_string()));
+            }
+        }
+        out
+    }
+
+    /// The JSON body of a 429, `{"error": "rate_limit_exceeded",
+    /// "retry_after_seconds": N}` (N is `Retry-After`); `None` on a 200.
+    pub fn body(&self) -> Option<String> {
+        self.retry_after.map(|r| {
+            format!("{{\"error\": \"rate_limit_exceeded\", \"retry_after_seconds\": {r}}}")
+        })
     }
 }
 
@@ -262,7 +331,29 @@ mod tests {
         assert_eq!(h.status_line(), "429 Too Many Requests");
         assert_eq!(h.retry_after, Some(1));
         assert_eq!(h.policy, "\"default\";q=5;w=10");
-        assert_eq!(h.ratelimit, "\"default\";r=0;t=3");
+        // t names the moment Retry-After names, not the later reset.
+        assert_eq!(h.ratelimit, "\"default\";r=0;t=1");
+        assert_eq!(
+            h.fields(Dialect::Common),
+            [
+                ("Retry-After", "1".to_string()),
+                ("X-RateLimit-Limit", "5".to_string()),
+                ("X-RateLimit-Remaining", "0".to_string()),
+                ("X-RateLimit-Reset", "1".to_string()),
+            ]
+        );
+        assert_eq!(
+            h.fields(Dialect::Ietf),
+            [
+                ("Retry-After", "1".to_string()),
+                ("RateLimit-Policy", "\"default\";q=5;w=10".to_string()),
+                ("RateLimit", "\"default\";r=0;t=1".to_string()),
+            ]
+        );
+        assert_eq!(
+            h.body().as_deref(),
+            Some("{\"error\": \"rate_limit_exceeded\", \"retry_after_seconds\": 1}")
+        );
     }
 
     #[test]
@@ -275,6 +366,15 @@ mod tests {
         });
         assert_eq!((h.status, h.retry_after), (200, None));
         assert_eq!(h.ratelimit, "\"default\";r=4;t=0");
+        assert_eq!(h.body(), None);
+        assert_eq!(
+            h.fields(Dialect::Common),
+            [
+                ("X-RateLimit-Limit", "100".to_string()),
+                ("X-RateLimit-Remaining", "4".to_string()),
+                ("X-RateLimit-Reset", "0".to_string()),
+            ]
+        );
     }
 
     #[test]

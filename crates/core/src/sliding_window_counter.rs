@@ -116,8 +116,8 @@ pub(crate) struct Raw {
 }
 
 impl Raw {
-    /// The first whole millisecond at which a request of `cost` would pass, counted
-    /// from the decision, if nothing else arrives (0 if it would pass now).
+    /// The first whole millisecond at which a request of `cost` that does not pass
+    /// now would pass, counted from the decision, if nothing else arrives.
     fn first_pass(&self, cost: u32) -> u64 {
         // Every product below is at most N · W < 2^62 (checked when built), and a
         // count is at most N: plain u64 arithmetic.
@@ -159,9 +159,20 @@ impl Lazy for Raw {
         Ms::from_ms(self.first_pass(self.cost))
     }
 
+    /// When `remaining` next grows. Not the window's end: the estimate decays as
+    /// the previous window slides out, and is continuous across the end (where
+    /// `prev` takes `curr`'s count), so nothing happens there. `remaining` reaches
+    /// `R + 1` exactly when a request of cost `R + 1` would pass (the estimate never
+    /// grows while nothing arrives); on a denial of one request (`R = 0`) that is
+    /// its retry-after. Zero when all N would pass.
     #[inline]
     fn reset(&self) -> Ms {
-        Ms::from_ms(self.rate.period_ms() - self.elapsed)
+        let remaining = self.remaining();
+        if remaining >= self.rate.limit() {
+            return Ms::ZERO;
+        }
+        // remaining + 1 ≤ N ≤ u32::MAX.
+        Ms::from_ms(self.first_pass(remaining as u32 + 1))
     }
 
     /// Unit requests that would still pass now: `ceil(slack / W)`, with `slack =
@@ -353,6 +364,8 @@ mod tests {
         assert!(!d.allowed());
         // 10 · (1000 − e)/1000 + 5 < 10 ⟺ e > 500: the first whole ms is 501.
         assert_eq!(d.retry_after(), Ms::from_ms(1));
+        // RateLimit's t names the same moment, not the window's end (2000 ms).
+        assert_eq!(d.reset(), Ms::from_ms(1));
         assert!(l.check(1501, 1).unwrap().allowed());
     }
 

@@ -225,14 +225,11 @@ proptest! {
     }
 
     /// `reset` says when `remaining` grows: by `now + ceil(reset)` more requests
-    /// would pass than right after this one. (The sliding window counter reports
-    /// the end of its current window instead, where its counters roll.)
+    /// would pass than right after this one, and a millisecond earlier no more than
+    /// that (nothing else arriving).
     #[test]
     fn remaining_grows_by_reset(
-        alg in prop::sample::select(vec![
-            Algorithm::FixedWindow, Algorithm::FixedWindowAnchored, Algorithm::SlidingLog,
-            Algorithm::TokenBucket, Algorithm::LeakyQueue, Algorithm::Gcra, Algorithm::Nginx,
-        ]),
+        alg in prop::sample::select(Algorithm::ALL[..8].to_vec()),
         (n, w) in rate(),
         burst in 0u64..6,
         times in stream(120, 40),
@@ -245,6 +242,54 @@ proptest! {
                 let later = l.peek(t + d.reset().ceil_ms(), 1).unwrap();
                 let passing = later.remaining() + later.allowed() as u64;
                 prop_assert!(passing > d.remaining(), "{} at {} ms: {} then {} after {}", alg.id(), t, d.remaining(), passing, d.reset());
+                let before = l.peek(t + d.reset().ceil_ms() - 1, 1).unwrap();
+                let passing = before.remaining() + before.allowed() as u64;
+                prop_assert_eq!(passing, d.remaining(), "{} at {} ms: grew before {}", alg.id(), t, d.reset());
+            }
+        }
+    }
+
+    /// On a 429, `RateLimit`'s `t` and `Retry-After` name the same moment, when the
+    /// same request would pass, rounded up to seconds the same way, and so do
+    /// `X-RateLimit-Reset` and the JSON body; no limiter advertises a later `t`
+    /// (SPEC, "Beyond one process"). Every algorithm, costs above 1 included. The
+    /// headers take `t` from the retry-after on a 429; what is checked per limiter
+    /// is the decision's own `reset`: on a unit request's denial it is the
+    /// retry-after, to the millisecond, for every exact limiter.
+    #[test]
+    fn a_429_names_one_moment(
+        alg in prop::sample::select(Algorithm::ALL.to_vec()),
+        (n, w) in rate(),
+        burst in 0u64..6,
+        reqs in stream(120, 40).prop_flat_map(|ts| {
+            let len = ts.len();
+            (Just(ts), prop::collection::vec(1u32..4, len))
+        }),
+    ) {
+        let params = Params { burst: Some(if alg == Algorithm::Nginx { burst } else { burst + 1 }), ..Params::new(n, w) };
+        let mut l = AnyLimiter::new(alg, &params).unwrap();
+        // What each can allow at once: its burst (nginx: burst + 1), else N.
+        let capacity = if alg.uses_burst() { burst + 1 } else { n };
+        let (times, costs) = reqs;
+        for (&t, &c) in times.iter().zip(&costs) {
+            let c = c.min(capacity as u32);
+            let d = l.check(t, c).unwrap();
+            let h = d.headers(&l.policy());
+            prop_assert_eq!(h.status == 429, !d.allowed());
+            let Some(retry) = h.retry_after else { continue };
+            let moment = d.retry_after().ceil_ms();
+            prop_assert_eq!(retry, moment.div_ceil(1000).max(1), "{} at {} ms", alg.id(), t);
+            prop_assert_eq!(&h.ratelimit, &format!("\"default\";r={};t={retry}", d.remaining()));
+            prop_assert_eq!(h.reset, retry);
+            let body = format!("{{\"error\": \"rate_limit_exceeded\", \"retry_after_seconds\": {retry}}}");
+            prop_assert_eq!(h.body(), Some(body));
+            if c == 1 && !alg.is_teaching() {
+                prop_assert_eq!(d.reset().ceil_ms(), moment, "{} at {} ms: reset {} vs retry {}", alg.id(), t, d.reset(), d.retry_after());
+            }
+            if !alg.is_teaching() {
+                // The moment is right: the same request passes then, and not before.
+                prop_assert!(l.peek(t + moment, c).unwrap().allowed(), "{} at {} + {}", alg.id(), t, moment);
+                prop_assert!(!l.peek(t + moment - 1, c).unwrap().allowed(), "{} at {} + {} − 1", alg.id(), t, moment);
             }
         }
     }
