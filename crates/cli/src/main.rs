@@ -3,6 +3,8 @@
 //! ```text
 //! ratelab simulate [FILE|-]                 JSON in, JSON out
 //! ratelab trace [FILE|-] [--limiter ID]...  a trace table per limiter
+//! ratelab respond [FILE|-] --at T [--key K] [--limiter ID]...
+//!                                           each limiter's response at T
 //! ratelab scenarios [--json]                the scenario registry
 //! ratelab lab <a|b|c|d|e>                   a lab's result table
 //! ```
@@ -11,6 +13,7 @@
 //! playground and the JS API show, because they all call ratelab-sim.
 
 mod labs;
+mod respond;
 mod table;
 mod trace;
 
@@ -25,12 +28,18 @@ ratelab: rate limiters on a virtual clock
 usage:
   ratelab simulate [FILE|-]                 run a JSON config, print the JSON report
   ratelab trace [FILE|-] [--limiter ID]...  print each limiter's decisions as a trace table
+  ratelab respond [FILE|-] --at T [--key K] [--limiter ID]...
+                                            print the response each limiter would send a
+                                            request at T (after the stream's requests up
+                                            to T): status, headers in both dialects, and
+                                            the JSON body of a 429
   ratelab scenarios [--json]                list the scenarios
   ratelab lab <a|b|c|d|e>                   print a lab's results
   ratelab --help | --version
 
-FILE defaults to standard input (also written -). The JSON format is described in
-the README (\"JSON format\"); `{\"scenario\": \"golden\"}` is a complete input.
+FILE defaults to standard input (also written -). T is a time in ms or a duration
+(10400, 10.4s, 2m). The JSON format is described in the README (\"JSON format\");
+`{\"scenario\": \"golden\"}` is a complete input.
 Bad input exits with status 2 and a one-line error.
 ";
 
@@ -92,6 +101,33 @@ fn command(args: &[String]) -> Result<String, Failure> {
             let config = Config::from_json(&read_input(file)?)?;
             trace::render(&config, &only)
         }
+        "respond" => {
+            let (file, flags) = split_file(rest)?;
+            let (mut only, mut at, mut key) = (Vec::new(), None, String::new());
+            let mut flags = flags.iter();
+            while let Some(flag) = flags.next() {
+                let mut value = |what: &str| {
+                    flags
+                        .next()
+                        .cloned()
+                        .ok_or_else(|| Failure(format!("{flag}: needs {what}")))
+                };
+                match flag.as_str() {
+                    "--limiter" | "-l" => only.push(value("an id")?),
+                    "--key" | "-k" => key = value("a key")?,
+                    "--at" => {
+                        let text = value("a time")?;
+                        let ms = ratelab_sim::share::parse_duration(&text)
+                            .map_err(|why| Failure(format!("--at: {why}")))?;
+                        at = Some(ms);
+                    }
+                    other => return Err(Failure(format!("respond: unknown option {other}"))),
+                }
+            }
+            let at = at.ok_or_else(|| Failure("respond: needs --at T (e.g. --at 10.4s)".into()))?;
+            let config = Config::from_json(&read_input(file)?)?;
+            respond::render(&config, &only, at, &key)
+        }
         "scenarios" => match rest {
             [] => Ok(labs::scenario_list()),
             [flag] if flag == "--json" => Ok(ratelab_sim::scenarios_json() + "\n"),
@@ -103,7 +139,7 @@ fn command(args: &[String]) -> Result<String, Failure> {
             [_, extra, ..] => Err(Failure(format!("lab: unexpected argument {extra}"))),
         },
         other => Err(Failure(format!(
-            "unknown command \"{other}\" (expected simulate, trace, scenarios or lab; see ratelab --help)"
+            "unknown command \"{other}\" (expected simulate, trace, respond, scenarios or lab; see ratelab --help)"
         ))),
     }
 }
@@ -117,7 +153,7 @@ fn split_file(args: &[String]) -> Result<(Option<&str>, Vec<String>), Failure> {
         if a.starts_with('-') && a != "-" {
             flags.push(a.clone());
             // Options that take a value carry it along.
-            if a == "--limiter" || a == "-l" {
+            if matches!(a.as_str(), "--limiter" | "-l" | "--at" | "--key" | "-k") {
                 if let Some(v) = it.next() {
                     flags.push(v.clone());
                 }

@@ -3,22 +3,14 @@
 //! state after).
 
 use ratelab_core::Explanation;
-use ratelab_sim::{trace, Config, LaneTrace};
+use ratelab_sim::{trace, Config, LaneTrace, ResolvedParams};
 
 use crate::table::{render as table, Align};
 use crate::Failure;
 
 /// The trace tables of `config`'s lanes (only those in `only`, if any).
 pub fn render(config: &Config, only: &[String]) -> Result<String, Failure> {
-    for id in only {
-        if !config.lanes.iter().any(|l| &l.id == id) {
-            let ids: Vec<&str> = config.lanes.iter().map(|l| l.id.as_str()).collect();
-            return Err(Failure(format!(
-                "--limiter: no limiter with id \"{id}\" (ids: {})",
-                ids.join(", ")
-            )));
-        }
-    }
+    check_ids(config, only)?;
     let mut selected = config.clone();
     if !only.is_empty() {
         selected.lanes.retain(|l| only.contains(&l.id));
@@ -30,18 +22,19 @@ pub fn render(config: &Config, only: &[String]) -> Result<String, Failure> {
         if n > 0 {
             out.push('\n');
         }
-        out.push_str(&heading(lane));
+        out.push_str(&heading(&lane.id, lane.algorithm, &lane.params));
+        out.push('\n');
         out.push_str(&rows(lane, keyed));
     }
     Ok(out)
 }
 
-fn heading(lane: &LaneTrace) -> String {
-    let p = &lane.params;
+/// `id (algorithm: N per W, burst B, delay D)`, the line above a lane's output.
+pub fn heading(id: &str, algorithm: &str, p: &ResolvedParams) -> String {
     let mut s = format!(
         "{} ({}: {} per {}",
-        lane.id,
-        lane.algorithm,
+        id,
+        algorithm,
         p.limit,
         crate::labs::seconds(p.period_ms)
     );
@@ -54,8 +47,22 @@ fn heading(lane: &LaneTrace) -> String {
     if p.nodelay {
         s.push_str(", nodelay");
     }
-    s.push_str(")\n");
+    s.push(')');
     s
+}
+
+/// Every id `--limiter` named is one of `config`'s lanes.
+pub fn check_ids(config: &Config, only: &[String]) -> Result<(), Failure> {
+    for id in only {
+        if !config.lanes.iter().any(|l| &l.id == id) {
+            let ids: Vec<&str> = config.lanes.iter().map(|l| l.id.as_str()).collect();
+            return Err(Failure(format!(
+                "--limiter: no limiter with id \"{id}\" (ids: {})",
+                ids.join(", ")
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn rows(lane: &LaneTrace, keyed: bool) -> String {

@@ -114,6 +114,75 @@ fn trace_prints_a_table_per_limiter() {
 }
 
 #[test]
+fn respond_prints_each_limiters_429_in_both_dialects() {
+    let out = stdout(&ratelab(
+        &[
+            "respond",
+            GOLDEN,
+            "--at",
+            "10.4s",
+            "-l",
+            "sliding_window_counter",
+            "-l",
+            "fixed_window",
+        ],
+        None,
+    ));
+    // The counter's t names the moment Retry-After names (it once sent its window's
+    // end, t=10, next to Retry-After: 2). The fixed window still has room at 10.4 s.
+    assert_eq!(
+        out,
+        "fixed_window (fixed_window: 5 per 10 s) at 10.4 s\n\
+         HTTP/1.1 200 OK\n\
+         RateLimit-Policy: \"default\";q=5;w=10\n\
+         RateLimit: \"default\";r=2;t=10\n\
+         X-RateLimit-Limit: 5\n\
+         X-RateLimit-Remaining: 2\n\
+         X-RateLimit-Reset: 10\n\
+         \n\
+         sliding_window_counter (sliding_window_counter: 5 per 10 s) at 10.4 s\n\
+         HTTP/1.1 429 Too Many Requests\n\
+         Retry-After: 2\n\
+         RateLimit-Policy: \"default\";q=5;w=10\n\
+         RateLimit: \"default\";r=0;t=2\n\
+         X-RateLimit-Limit: 5\n\
+         X-RateLimit-Remaining: 0\n\
+         X-RateLimit-Reset: 2\n\
+         \n\
+         {\"error\": \"rate_limit_exceeded\", \"retry_after_seconds\": 2}\n"
+    );
+    for (args, message) in [
+        (
+            vec!["respond", GOLDEN],
+            "error: respond: needs --at T (e.g. --at 10.4s)\n",
+        ),
+        (
+            vec!["respond", GOLDEN, "--at"],
+            "error: --at: needs a time\n",
+        ),
+        (
+            vec!["respond", GOLDEN, "--at", "soon"],
+            "error: --at: must be a duration like 10s, 500ms, 1.5s or 2m, got \"soon\"\n",
+        ),
+        (
+            vec!["respond", GOLDEN, "--at", "1s", "-l", "nope"],
+            "error: --limiter: no limiter with id \"nope\" (ids: fixed_window, \
+             fixed_window_anchored, sliding_log, sliding_window_counter, token_bucket, \
+             leaky_queue, gcra)\n",
+        ),
+        (
+            vec!["respond", GOLDEN, "--at", "1s", "--colour"],
+            "error: respond: unknown option --colour\n",
+        ),
+    ] {
+        let o = ratelab(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert_eq!(err, message, "{args:?}");
+    }
+}
+
+#[test]
 fn scenarios_and_labs() {
     let list = stdout(&ratelab(&["scenarios"], None));
     for id in [
