@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use ratelab_core::{CheckError, ParamError};
+use ratelab_core::CheckError;
 
 /// Bad input or a request a limiter refuses to judge, as one line of text.
 ///
@@ -45,10 +45,10 @@ impl SimError {
         SimError { line: out }
     }
 
-    /// A parameter error from the engine under `path`: core's message already starts
-    /// with the field name, so `limiters[2]` + `period_ms: must be > 0` reads
-    /// `limiters[2].period_ms: must be > 0`.
-    pub fn param(path: &str, error: &ParamError) -> SimError {
+    /// A parameter error under `path` (the engine's, or any message in its style):
+    /// core's message already starts with the field name, so `limiters[2]` +
+    /// `period_ms: must be > 0` reads `limiters[2].period_ms: must be > 0`.
+    pub fn param(path: &str, error: &dyn fmt::Display) -> SimError {
         SimError::line(join_display(path, error))
     }
 

@@ -80,7 +80,7 @@ pub use json::{
     scenarios_json, simulate_json, simulate_value, LIMITER_FIELDS, MAX_LABEL_CHARS, REQUEST_FIELDS,
     TOP_FIELDS,
 };
-pub use run::{run, trace, LaneReport, LaneTrace, Report, TraceRow};
+pub use run::{run, run_with, trace, Decided, LaneReport, LaneTrace, Report, TraceRow};
 pub use scenario::{scenario, scenario_info, Overrides, ScenarioId, ScenarioInfo, SCENARIOS};
 pub use stream::{Request, Stream, MAX_REQUESTS, MAX_TIME_MS};
 pub use sweep::{sweep, Sweep, SweepRow, SweepSpec};

@@ -2,7 +2,7 @@
 
 use ratelab_core::{AnyLimiter, Explanation, Keyed, Limiter, Ms};
 
-use crate::config::{Config, ResolvedParams};
+use crate::config::{Config, LaneSpec, ResolvedParams};
 use crate::error::SimError;
 use crate::scenario::ScenarioId;
 use crate::stream::{Request, Stream};
@@ -73,26 +73,71 @@ impl LaneReport {
 /// Runs every lane over the stream (validating the config first) and, for lab D, the
 /// sweep.
 pub fn run(config: &Config) -> Result<Report, SimError> {
-    config.validate()?;
-    let stream = &config.stream;
-    let mut results = Vec::with_capacity(config.lanes.len());
-    for (j, lane) in config.lanes.iter().enumerate() {
+    let mut report = run_with(config, |j, lane, stream| {
         let proto = lane
             .build()
             .map_err(|e| SimError::param(&format!("limiters[{j}]"), &e))?;
         let mut keyed = Keyed::new(proto);
-        let window_ms = lane.window_ms(config.window_ms);
-        let mut meter = Meter::new(window_ms, lane.algorithm.delays());
-        let n = stream.requests.len();
-        let (mut allowed, mut waits) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut out = Vec::with_capacity(stream.requests.len());
         for (i, r) in stream.requests.iter().enumerate() {
             let key = stream.key_name(r.key).unwrap_or("");
             let d = keyed
                 .check(key, r.t, r.cost)
                 .map_err(|e| SimError::check(i, j, &lane.id, &e))?;
-            let wait = d.allowed().then(|| d.wait());
-            meter.record(i as u64, r, wait, keyed.get(key).state_numbers());
-            allowed.push(d.allowed());
+            out.push(Decided {
+                allowed: d.allowed(),
+                wait: d.wait(),
+                state_numbers: keyed.get(key).state_numbers(),
+            });
+        }
+        Ok(out)
+    })?;
+    report.sweep = config.sweep.as_ref().map(sweep).transpose()?;
+    Ok(report)
+}
+
+/// One request as some decider saw it: what the yardstick needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decided {
+    /// Allowed (possibly after `wait`)?
+    pub allowed: bool,
+    /// The exact wait of an allowed request (ignored when denied).
+    pub wait: Ms,
+    /// How many numbers of state the request's key held after it.
+    pub state_numbers: usize,
+}
+
+/// The report of [`run`] with the decisions made elsewhere: `decide(j, lane,
+/// stream)` returns lane `j`'s decision on every request of the stream, in order
+/// (the engine's for [`run`]; a Redis server's in `ratelab-redis`). The config is
+/// validated first; lab D's sweep is not run (`sweep` is `None`).
+pub fn run_with<E: From<SimError>>(
+    config: &Config,
+    mut decide: impl FnMut(usize, &LaneSpec, &Stream) -> Result<Vec<Decided>, E>,
+) -> Result<Report, E> {
+    config.validate()?;
+    let stream = &config.stream;
+    let mut results = Vec::with_capacity(config.lanes.len());
+    for (j, lane) in config.lanes.iter().enumerate() {
+        let decided = decide(j, lane, stream)?;
+        if decided.len() != stream.requests.len() {
+            return Err(SimError::at(
+                &format!("limiters[{j}]"),
+                format_args!(
+                    "{} decisions for {} requests",
+                    decided.len(),
+                    stream.requests.len()
+                ),
+            )
+            .into());
+        }
+        let mut meter = Meter::new(lane.window_ms(config.window_ms), lane.algorithm.delays());
+        let n = decided.len();
+        let (mut allowed, mut waits) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for (i, (r, d)) in stream.requests.iter().zip(&decided).enumerate() {
+            let wait = d.allowed.then_some(d.wait);
+            meter.record(i as u64, r, wait, d.state_numbers);
+            allowed.push(d.allowed);
             waits.push(wait);
         }
         results.push(LaneReport {
@@ -104,12 +149,11 @@ pub fn run(config: &Config) -> Result<Report, SimError> {
             yardstick: meter.yardstick(),
         });
     }
-    let sweep = config.sweep.as_ref().map(sweep).transpose()?;
     Ok(Report {
         results,
         scenario: config.scenario,
         request_count: stream.requests.len(),
-        sweep,
+        sweep: None,
     })
 }
 

@@ -1,0 +1,257 @@
+//! A connection to one server or to a cluster, and the pipelined script calls.
+
+use std::time::Duration;
+
+use redis::cluster::{ClusterClient, ClusterConnection};
+use redis::{Cmd, ConnectionLike, ServerErrorKind, Value};
+
+use ratelab_scripts::Script;
+
+use crate::error::{one_line, Error};
+
+/// How long to wait for a connection.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long to wait for any reply (a pipeline of hundreds of script calls is far
+/// quicker; a server that stops answering is reported rather than waited for).
+const REPLY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A connection to one Redis server or to a Redis Cluster.
+pub struct Redis {
+    url: String,
+    inner: Inner,
+    /// Scripts loaded with `SCRIPT LOAD` through this connection.
+    loaded: Vec<&'static str>,
+}
+
+enum Inner {
+    Single(redis::Connection),
+    Cluster(ClusterConnection),
+}
+
+/// One script call: EVALSHA, or EVAL with the text when the server lost it.
+pub(crate) struct Call<'a> {
+    pub script: &'static Script,
+    pub keys: &'a [String],
+    pub args: Vec<String>,
+}
+
+impl Call<'_> {
+    fn cmd(&self, eval: bool) -> Cmd {
+        let mut c = if eval {
+            let mut c = redis::cmd("EVAL");
+            c.arg(self.script.text);
+            c
+        } else {
+            let mut c = redis::cmd("EVALSHA");
+            c.arg(self.script.sha1);
+            c
+        };
+        c.arg(self.keys.len()).arg(self.keys).arg(&self.args);
+        c
+    }
+}
+
+impl Redis {
+    /// Connects to one server, e.g. `redis://127.0.0.1:6379`.
+    pub fn connect(url: &str) -> Result<Redis, Error> {
+        let fail = |what: &str, e: redis::RedisError| Error::Redis {
+            url: url.to_string(),
+            what: format!("{what}: {}", one_line(&e)),
+        };
+        let client = redis::Client::open(url).map_err(|e| fail("not a Redis URL", e))?;
+        let con = client
+            .get_connection_with_timeout(CONNECT_TIMEOUT)
+            .map_err(|e| fail("cannot connect", e))?;
+        con.set_read_timeout(Some(REPLY_TIMEOUT))
+            .and_then(|()| con.set_write_timeout(Some(REPLY_TIMEOUT)))
+            .map_err(|e| fail("cannot set timeouts", e))?;
+        Ok(Redis {
+            url: url.to_string(),
+            inner: Inner::Single(con),
+            loaded: Vec::new(),
+        })
+    }
+
+    /// Connects to a Redis Cluster through any of its nodes; every key is then sent
+    /// to the node that serves its slot.
+    pub fn connect_cluster(urls: &[String]) -> Result<Redis, Error> {
+        let url = urls.first().cloned().unwrap_or_default();
+        let fail = |what: &str, e: redis::RedisError| Error::Redis {
+            url: url.clone(),
+            what: format!("{what}: {}", one_line(&e)),
+        };
+        let client = ClusterClient::builder(urls.to_vec())
+            .connection_timeout(CONNECT_TIMEOUT)
+            .response_timeout(REPLY_TIMEOUT)
+            .build()
+            .map_err(|e| fail("not a cluster", e))?;
+        let con = client
+            .get_connection()
+            .map_err(|e| fail("cannot connect to the cluster", e))?;
+        Ok(Redis {
+            url: url.clone(),
+            inner: Inner::Cluster(con),
+            loaded: Vec::new(),
+        })
+    }
+
+    /// The URL it was opened with (the first node's, for a cluster).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Whether this is a cluster connection.
+    pub fn is_cluster(&self) -> bool {
+        matches!(self.inner, Inner::Cluster(_))
+    }
+
+    /// The underlying connection, for commands of your own.
+    pub fn connection(&mut self) -> &mut dyn ConnectionLike {
+        match &mut self.inner {
+            Inner::Single(c) => c,
+            Inner::Cluster(c) => c,
+        }
+    }
+
+    /// Sends one command (routed by its key in a cluster) and returns the reply; an
+    /// error reply or a lost connection is an error naming the URL.
+    pub fn command(&mut self, cmd: &Cmd) -> Result<Value, Error> {
+        let v = self
+            .connection()
+            .req_command(cmd)
+            .map_err(|e| self.lost("a command failed", &e))?;
+        match v {
+            Value::ServerError(e) => Err(Error::Redis {
+                url: self.url.clone(),
+                what: format!("the server refused a command: {e}"),
+            }),
+            v => Ok(v),
+        }
+    }
+
+    /// Loads `script` into the server's script cache (every node of a cluster), once
+    /// per connection; calls then name it by its SHA1.
+    pub fn load(&mut self, script: &'static Script) -> Result<(), Error> {
+        if self.loaded.contains(&script.sha1) {
+            return Ok(());
+        }
+        let mut cmd = redis::cmd("SCRIPT");
+        cmd.arg("LOAD").arg(script.text);
+        let v = self.command(&cmd)?;
+        let sha = match &v {
+            Value::BulkString(b) => String::from_utf8_lossy(b).into_owned(),
+            Value::SimpleString(s) => s.clone(),
+            // A cluster answers with every node's reply; each is the same SHA1.
+            Value::Array(_) => script.sha1.to_string(),
+            other => format!("{other:?}"),
+        };
+        if sha != script.sha1 {
+            return Err(Error::Redis {
+                url: self.url.clone(),
+                what: format!(
+                    "SCRIPT LOAD of {}.lua answered {sha}, not its SHA1 {}",
+                    script.name, script.sha1
+                ),
+            });
+        }
+        self.loaded.push(script.sha1);
+        Ok(())
+    }
+
+    fn lost(&self, context: &str, e: &redis::RedisError) -> Error {
+        let what = if e.is_timeout() {
+            format!("{context}: no reply within {} s", REPLY_TIMEOUT.as_secs())
+        } else if e.is_connection_dropped() || e.is_io_error() {
+            format!("{context}: the connection was lost ({})", one_line(e))
+        } else {
+            format!("{context}: {}", one_line(e))
+        };
+        Error::Redis {
+            url: self.url.clone(),
+            what,
+        }
+    }
+
+    /// Sends `cmds` in one pipeline; a server error in one reply stays in its place.
+    fn pipeline(&mut self, cmds: impl Iterator<Item = Cmd>) -> Result<Vec<Value>, Error> {
+        let result = match &mut self.inner {
+            Inner::Single(con) => {
+                let mut p = redis::pipe();
+                p.ignore_errors();
+                for c in cmds {
+                    p.add_command(c);
+                }
+                p.query::<Vec<Value>>(con)
+            }
+            // The cluster pipeline has no way to keep the other replies when one is
+            // an error, so a failed call fails the whole batch (scripts are loaded on
+            // every node first, so NOSCRIPT only comes from a flush mid-run).
+            Inner::Cluster(con) => {
+                let mut p = redis::cluster::cluster_pipe();
+                for c in cmds {
+                    p.add_command(c);
+                }
+                p.query::<Vec<Value>>(con)
+            }
+        };
+        result.map_err(|e| self.lost("a pipeline of script calls failed", &e))
+    }
+
+    /// Calls the scripts, pipelined, in order, and returns their replies. A server
+    /// that lost a script (restarted, `SCRIPT FLUSH`) answers NOSCRIPT: those calls
+    /// are sent again, the first of each script as EVAL with its text (which also
+    /// caches it again). Any other error reply is an error naming the script.
+    pub(crate) fn eval(&mut self, calls: &[Call<'_>]) -> Result<Vec<Value>, Error> {
+        let mut out = self.pipeline(calls.iter().map(|c| c.cmd(false)))?;
+        let missing: Vec<usize> = (0..out.len()).filter(|&i| no_script(&out[i])).collect();
+        if !missing.is_empty() {
+            // Calls of one script after a NOSCRIPT all failed too, unless someone
+            // loaded it in between; then the order of a key's calls would be broken.
+            for &i in &missing {
+                let sha = calls[i].script.sha1;
+                if (i..out.len()).any(|j| calls[j].script.sha1 == sha && !no_script(&out[j])) {
+                    return Err(Error::Redis {
+                        url: self.url.clone(),
+                        what: format!(
+                            "script {}.lua was loaded by someone else in the middle of a batch; the order of its calls is lost",
+                            calls[i].script.name
+                        ),
+                    });
+                }
+            }
+            let mut evaluated: Vec<&str> = Vec::new();
+            let again = self.pipeline(missing.iter().map(|&i| {
+                let sha = calls[i].script.sha1;
+                let first = !evaluated.contains(&sha);
+                evaluated.push(sha);
+                calls[i].cmd(first)
+            }))?;
+            for (&i, v) in missing.iter().zip(again) {
+                out[i] = v;
+            }
+        }
+        for (v, call) in out.iter().zip(calls) {
+            if let Value::ServerError(e) = v {
+                return Err(Error::ScriptFailed {
+                    url: self.url.clone(),
+                    script: call.script.name,
+                    message: match e.details() {
+                        Some(d) => format!("{} {d}", e.code()),
+                        None => e.code().to_string(),
+                    },
+                });
+            }
+        }
+        if out.len() != calls.len() {
+            return Err(Error::Redis {
+                url: self.url.clone(),
+                what: format!("{} replies to {} calls", out.len(), calls.len()),
+            });
+        }
+        Ok(out)
+    }
+}
+
+fn no_script(v: &Value) -> bool {
+    matches!(v, Value::ServerError(e) if e.kind() == Some(ServerErrorKind::NoScript))
+}

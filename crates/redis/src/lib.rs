@@ -1,0 +1,15 @@
+//! ratelab's production face, native: every limiter as a Lua script on a real
+//! Redis, deciding exactly as the engine does.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod compare;
+mod conn;
+mod error;
+mod limiter;
+pub mod replay;
+pub mod server;
+
+pub use conn::Redis;
+pub use error::Error;
+pub use limiter::{Clock, RedisDecision, RedisLimiter, BATCH, DEFAULT_SLACK_MS};

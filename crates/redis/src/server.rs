@@ -1,0 +1,262 @@
+//! Throwaway servers for tests, labs and benchmarks: each on a free loopback port,
+//! in a temporary directory of its own, without persistence, and stopped (killed,
+//! waited for, its directory removed) when its guard is dropped, whatever happened.
+//! Nothing here ever talks to a server it did not start.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::{Error, Redis};
+
+/// A directory under the system's temporary directory, removed on drop.
+#[derive(Debug)]
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// A new empty directory named after `tag`, this process and a counter.
+    pub fn new(tag: &str) -> Result<TempDir, String> {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("ratelab-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        Ok(TempDir(dir))
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A loopback port nobody listens on right now.
+pub fn free_port() -> Result<u16, String> {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| format!("no free loopback port: {e}"))
+}
+
+/// A child process killed and waited for on drop.
+#[derive(Debug)]
+pub(crate) struct Guard(pub(crate) Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The first of `names` found on `PATH` (or in /usr/sbin, /usr/bin).
+pub(crate) fn find_binary(name: &str) -> Result<PathBuf, String> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/sbin"), PathBuf::from("/usr/bin")])
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+        .ok_or_else(|| format!("{name} not found (cargo xtask setup installs Debian's package)"))
+}
+
+/// A `redis-server` of our own.
+#[derive(Debug)]
+pub struct RedisServer {
+    // Dropped first: the server is stopped before its directory goes.
+    guard: Guard,
+    port: u16,
+    dir: TempDir,
+}
+
+impl RedisServer {
+    /// Starts a server on a free loopback port: no RDB, no AOF, in a temporary
+    /// directory, ready when this returns.
+    pub fn start() -> Result<RedisServer, String> {
+        RedisServer::start_with(&[])
+    }
+
+    /// The same with extra `redis-server` options (e.g. `--cluster-enabled yes`).
+    pub fn start_with(extra: &[&str]) -> Result<RedisServer, String> {
+        let binary = find_binary("redis-server")?;
+        let mut last_error = String::new();
+        // The free port can be taken by someone else before the server binds it.
+        for _ in 0..5 {
+            let port = free_port()?;
+            let dir = TempDir::new("redis")?;
+            let child = Command::new(&binary)
+                .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+                .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+                .arg("--dir")
+                .arg(dir.path())
+                .arg("--logfile")
+                .arg(dir.path().join("redis.log"))
+                .args(extra)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
+            let mut server = RedisServer {
+                guard: Guard(child),
+                port,
+                dir,
+            };
+            match server.wait_ready() {
+                Ok(()) => return Ok(server),
+                Err(e) => last_error = e,
+            }
+        }
+        Err(last_error)
+    }
+
+    fn wait_ready(&mut self) -> Result<(), String> {
+        let started = Instant::now();
+        loop {
+            if let Ok(Some(status)) = self.guard.0.try_wait() {
+                let log =
+                    std::fs::read_to_string(self.dir.path().join("redis.log")).unwrap_or_default();
+                let last = log.lines().last().unwrap_or("").to_string();
+                return Err(format!(
+                    "redis-server on port {} exited ({status}): {last}",
+                    self.port
+                ));
+            }
+            if let Ok(mut r) = Redis::connect(&self.url()) {
+                if r.command(&redis::cmd("PING")).is_ok() {
+                    return Ok(());
+                }
+            }
+            if started.elapsed() > Duration::from_secs(10) {
+                return Err(format!(
+                    "redis-server on port {} did not answer within 10 s",
+                    self.port
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// `redis://127.0.0.1:<port>`.
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Its port.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// A new connection to it.
+    pub fn connect(&self) -> Result<Redis, Error> {
+        Redis::connect(&self.url())
+    }
+
+    /// Stops it now (as dropping it would), e.g. to see what a client does when
+    /// the server goes away.
+    pub fn stop(self) {}
+
+    /// The version `redis-server --version` reports, e.g. `7.0.15`.
+    pub fn version() -> Result<String, String> {
+        let out = Command::new(find_binary("redis-server")?)
+            .arg("--version")
+            .output()
+            .map_err(|e| format!("cannot run redis-server --version: {e}"))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        text.split_whitespace()
+            .find_map(|w| w.strip_prefix("v="))
+            .map(str::to_string)
+            .ok_or_else(|| format!("cannot read a version from {text:?}"))
+    }
+}
+
+/// A Redis Cluster of our own: `n` masters, no replicas, joined with
+/// `redis-cli --cluster create`.
+#[derive(Debug)]
+pub struct RedisCluster {
+    nodes: Vec<RedisServer>,
+}
+
+impl RedisCluster {
+    /// Starts `n` (≥ 3) cluster-enabled servers and joins them; ready (every slot
+    /// served, every node agreeing) when this returns.
+    pub fn start(n: usize) -> Result<RedisCluster, String> {
+        let mut nodes = Vec::with_capacity(n);
+        for _ in 0..n {
+            nodes.push(RedisServer::start_with(&[
+                "--cluster-enabled",
+                "yes",
+                "--cluster-node-timeout",
+                "5000",
+            ])?);
+        }
+        let cli = find_binary("redis-cli")?;
+        let out = Command::new(&cli)
+            .args(["--cluster", "create"])
+            .args(nodes.iter().map(|s| format!("127.0.0.1:{}", s.port)))
+            .args(["--cluster-replicas", "0", "--cluster-yes"])
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run redis-cli --cluster create: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "redis-cli --cluster create failed: {}",
+                String::from_utf8_lossy(&out.stdout)
+                    .lines()
+                    .last()
+                    .unwrap_or("")
+            ));
+        }
+        let cluster = RedisCluster { nodes };
+        let started = Instant::now();
+        while !cluster.is_ready() {
+            if started.elapsed() > Duration::from_secs(20) {
+                return Err("the cluster did not become ready within 20 s".into());
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Ok(cluster)
+    }
+
+    fn is_ready(&self) -> bool {
+        self.nodes.iter().all(|node| {
+            let Ok(mut r) = node.connect() else {
+                return false;
+            };
+            let mut cmd = redis::cmd("CLUSTER");
+            cmd.arg("INFO");
+            match r.command(&cmd) {
+                Ok(redis::Value::BulkString(b)) => {
+                    let info = String::from_utf8_lossy(&b);
+                    info.contains("cluster_state:ok")
+                        && info.contains("cluster_slots_assigned:16384")
+                }
+                Ok(redis::Value::VerbatimString { text, .. }) => text.contains("cluster_state:ok"),
+                _ => false,
+            }
+        })
+    }
+
+    /// Every node's URL.
+    pub fn urls(&self) -> Vec<String> {
+        self.nodes.iter().map(RedisServer::url).collect()
+    }
+
+    /// The nodes.
+    pub fn nodes(&self) -> &[RedisServer] {
+        &self.nodes
+    }
+
+    /// A cluster connection.
+    pub fn connect(&self) -> Result<Redis, Error> {
+        Redis::connect_cluster(&self.urls())
+    }
+}

@@ -1,0 +1,48 @@
+-- ratelab gcra (the generic cell rate algorithm, a leaky bucket as a meter): one
+-- time, the theoretical arrival time TAT. T = W / N, τ = T · (b − 1). On a request
+-- at t: t' = max(TAT, t); deny if t' − t > τ, else TAT = t' + T (c · T for cost c).
+-- The same decisions as the token bucket with capacity b, on every stream.
+--
+-- Times are counted in 1/N ms, so T is the whole number W.
+--
+-- KEYS[1]  the limiter's key
+-- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W, burst b   (b · W < 2^51)
+-- State    "ahead:last": TAT kept as how far it runs ahead of the last request
+--          (in 1/N ms), and that request's time; TAT = last + ahead / N.
+-- TTL      when TAT is reached (the meter is empty again).
+local NAME = 'gcra'
+--@prelude
+local limit = int('limit', ARGV[4], 1, 4294967295)
+local period = int('period_ms', ARGV[5], 1, BIG - 1)
+local burst = int('burst', ARGV[6], 1, 4294967295)
+if not E and burst * period > 2251799813685247 then
+  E = 'burst: ' .. S(burst) .. ' is too large for this period_ms (at most ' .. S(math.floor(2251799813685247 / period)) .. ', so that burst · period_ms stays below 2^51)'
+end
+if not E and cost > burst then
+  E = 'cost: ' .. S(cost) .. ' exceeds what this limiter can ever allow at once (' .. S(burst) .. '), so it could never pass'
+end
+if E then return refuse() end
+
+local horizon = burst * period -- τ + T
+local lead = 0 -- max(TAT, now) − now, in 1/N ms
+local v = redis.call('GET', KEYS[1])
+if v then
+  local a, b = string.match(v, '^(%d+):(%d+)$')
+  local ahead, last = tonumber(a), tonumber(b)
+  if not last then return bad_state(v) end
+  if now < last then now = last end -- a clock that stepped back
+  if now - last < ceildiv(ahead, limit) then lead = ahead - (now - last) * limit end
+end
+
+local inc = cost * period
+-- For cost 1 this is t' − t ≤ τ.
+local allowed = lead + inc <= horizon
+if allowed then lead = lead + inc end
+local rest = ceildiv(lead, limit)
+if allowed then store(KEYS[1], string.format('%d:%d', lead, now), rest) end
+-- As a bucket: tokens = (τ + T − (TAT − t)) / T.
+local tokens = horizon - lead
+local reset_n = 0
+if lead > 0 then reset_n = period - tokens % period end
+return reply(allowed, 0, 1, allowed and 0 or lead + inc - horizon, limit, reset_n, limit,
+  math.floor(tokens / period), rest, 1)

@@ -1,0 +1,54 @@
+-- ratelab leaky_queue (a leaky bucket as a queue: shaping): requests leave evenly,
+-- one every gap = W / N; a request waits for its slot, and is rejected only when
+-- `capacity` are already waiting. out = max(next_out, t); reject if
+-- (out − t) / gap ≥ capacity; else next_out = out + gap and the request waits out − t.
+-- This script decides and says how long to wait; the caller holds the request
+-- for that long (Redis holds nothing).
+--
+-- Times are counted in 1/N ms, so the gap is the whole number W.
+--
+-- KEYS[1]  the limiter's key
+-- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W, capacity   (capacity · W < 2^51)
+-- State    "ahead:last": next_out kept as how far it runs ahead of the last
+--          request (in 1/N ms), and that request's time.
+-- TTL      when the last accepted request has left (the queue is empty).
+local NAME = 'leaky_queue'
+--@prelude
+local limit = int('limit', ARGV[4], 1, 4294967295)
+local period = int('period_ms', ARGV[5], 1, BIG - 1)
+local capacity = int('burst', ARGV[6], 1, 4294967295)
+if not E and capacity * period > 2251799813685247 then
+  E = 'burst: ' .. S(capacity) .. ' is too large for this period_ms (at most ' .. S(math.floor(2251799813685247 / period)) .. ', so that burst · period_ms stays below 2^51)'
+end
+if not E and cost > capacity then
+  E = 'cost: ' .. S(cost) .. ' exceeds what this limiter can ever allow at once (' .. S(capacity) .. '), so it could never pass'
+end
+if E then return refuse() end
+
+local full = capacity * period -- capacity · gap
+local occupied = 0 -- max(next_out, now) − now, in 1/N ms
+local v = redis.call('GET', KEYS[1])
+if v then
+  local a, b = string.match(v, '^(%d+):(%d+)$')
+  local ahead, last = tonumber(a), tonumber(b)
+  if not last then return bad_state(v) end
+  if now < last then now = last end -- a clock that stepped back
+  if now - last < ceildiv(ahead, limit) then occupied = ahead - (now - last) * limit end
+end
+
+-- For cost 1 this is (out − t) / gap < capacity.
+local ahead = occupied + (cost - 1) * period
+local allowed = ahead < full
+local after = occupied
+if allowed then after = occupied + cost * period end
+local retry = 0
+if not allowed then retry = math.floor((ahead - full) / limit) + 1 end
+-- Requests of cost 1 that would still be queued now, and when one more fits.
+local room = full - after
+if room < 0 then room = 0 end
+local remaining = ceildiv(room, period)
+local reset_n = 0
+if after > 0 then reset_n = after + remaining * period - full + 1 end
+local rest = ceildiv(after, limit)
+if allowed then store(KEYS[1], string.format('%d:%d', after, now), rest) end
+return reply(allowed, allowed and occupied or 0, limit, retry, 1, reset_n, limit, remaining, rest, 1)

@@ -1,0 +1,74 @@
+-- ratelab nginx: nginx's limit_req, with nginx's own integer arithmetic
+-- (ngx_http_limit_req_module.c). State per key: excess in 1/1000 request and the
+-- time of the last accepted request. The first request passes with excess 0; later
+-- ones: excess = max(0, excess − rate · Δms / 1000 + 1000), rate in 1/1000 request
+-- per second (N · 1000000 / W, rounded down as nginx rounds 100r/m to 1666). If
+-- excess > burst · 1000 the request is rejected and nothing changes; else it is
+-- stored, and the request is delayed (excess − delay · 1000) · 1000 / rate ms when
+-- excess > delay · 1000. nodelay never delays. burst=5 admits 6 at once.
+--
+-- KEYS[1]  the limiter's key
+-- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W, burst, delay|nodelay
+-- State    "excess:last".
+-- TTL      when the excess has drained so far that a request would start from 0.
+local NAME = 'nginx'
+--@prelude
+local limit = int('limit', ARGV[4], 1, 4294967295)
+local period = int('period_ms', ARGV[5], 1, BIG - 1)
+local burst = int('burst', ARGV[6], 0, 4294967295) * 1000
+local delay
+if ARGV[7] ~= 'nodelay' then delay = int('delay', ARGV[7], 0, 4294967295) * 1000 end
+local rate = math.floor(limit * 1000000 / period)
+if not E and rate < 1 then
+  E = 'period_ms: nginx needs a rate of at least 0.001 requests per second (limit · 1000000 / period_ms ≥ 1)'
+end
+if not E and cost > burst / 1000 + 1 then
+  E = 'cost: ' .. S(cost) .. ' exceeds what this limiter can ever allow at once (' .. S(burst / 1000 + 1) .. '), so it could never pass'
+end
+if E then return refuse() end
+
+-- The excess `stored` at `last` becomes, `now − last` ms later, with `add` more:
+-- (stored + add) − rate · ms / 1000 rounded down, at least 0. The product is only
+-- taken below the point where that reaches 0, so it stays below 2^53.
+local function drained(stored, last, add)
+  local total = stored + add
+  local ms = now - last
+  if ms >= ceildiv(total * 1000, rate) then return 0 end
+  return total - math.floor(rate * ms / 1000)
+end
+-- ms from now until a request of cost c would be admitted, from (stored, last).
+local function until_admitted(stored, last, c)
+  local need = stored + c * 1000 - burst
+  if need < 0 then need = 0 end
+  local ms = ceildiv(need * 1000, rate) - (now - last)
+  if ms < 0 then return 0 end
+  return ms
+end
+
+local stored, last
+local v = redis.call('GET', KEYS[1])
+if v then
+  local a, b = string.match(v, '^(%d+):(%d+)$')
+  stored, last = tonumber(a), tonumber(b)
+  if not last then return bad_state(v) end
+  if now < last then now = last end -- a clock that stepped back (nginx: ms < 0 → 0)
+end
+local excess
+if stored then excess = drained(stored, last, cost * 1000) else excess = (cost - 1) * 1000 end
+local allowed = excess <= burst
+local wait = 0
+if allowed and delay and excess > delay then wait = math.floor((excess - delay) * 1000 / rate) end
+local retry = 0
+if not allowed then retry = until_admitted(stored, last, cost) end
+if allowed then stored, last = excess, now end
+
+-- Requests admitted at once right after this one, and when one more would be.
+local next_excess = drained(stored, last, 1000)
+local remaining = 0
+if next_excess <= burst then remaining = math.floor((burst - next_excess) / 1000) + 1 end
+local reset = 0
+if remaining <= burst / 1000 then reset = until_admitted(stored, last, remaining + 1) end
+local rest = ceildiv((stored + 1000) * 1000, rate) - (now - last)
+if rest < 0 then rest = 0 end
+if allowed then store(KEYS[1], string.format('%d:%d', stored, now), rest) end
+return reply(allowed, wait, 1, retry, 1, reset, 1, remaining, rest, 2)

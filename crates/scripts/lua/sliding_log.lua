@@ -1,0 +1,94 @@
+-- ratelab sliding_log: the time of every allowed request in the last W; allow if
+-- fewer than N are inside (t − W, t]. Exactly N in any window W, never more. Only
+-- allowed requests are logged (logging denials too blocks a persistent client
+-- forever: see the teaching variant).
+--
+-- KEYS[1]  the log: a sorted set, score = time, member "t:n" (n requests at t; a
+--          request of cost c counts c times, and equal times share one member)
+-- KEYS[2]  "requests:members": how many requests the log holds (the sum of its n)
+--          and how many members
+-- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W
+-- TTL      both keys: when the newest entry leaves the window.
+-- Memory   up to N members (the memory lab in the README measures it).
+local NAME = 'sliding_log'
+--@prelude
+local limit = int('limit', ARGV[4], 1, 4294967295)
+local period = int('period_ms', ARGV[5], 1, BIG - 1)
+if not E and cost > limit then
+  E = 'cost: ' .. S(cost) .. ' exceeds what this limiter can ever allow at once (' .. S(limit) .. '), so it could never pass'
+end
+if E then return refuse() end
+
+local log, held = KEYS[1], KEYS[2]
+local function count_of(member) return tonumber(string.match(member, ':(%d+)$')) or 0 end
+
+local newest = redis.call('ZRANGE', log, -1, -1, 'WITHSCORES')
+local newest_t = newest[2] and tonumber(newest[2])
+if newest_t and now < newest_t then now = newest_t end -- a clock that stepped back
+local cutoff = now - period -- entries at or before it have left (now − W, now]
+local live, members, changed = 0, 0, false
+local oldest_t
+if newest_t and newest_t <= cutoff then
+  redis.call('DEL', log, held) -- everything has expired
+  newest_t = nil
+elseif newest_t then
+  local v = redis.call('GET', held)
+  local a, b = string.match(v or '', '^(%d+):(%d+)$')
+  live, members = tonumber(a), tonumber(b)
+  if not members then return bad_state(v or 'nothing') end
+  local oldest = redis.call('ZRANGE', log, 0, 0, 'WITHSCORES')
+  oldest_t = tonumber(oldest[2])
+  if oldest_t <= cutoff then
+    local gone = redis.call('ZRANGEBYSCORE', log, '-inf', cutoff)
+    for i = 1, #gone do live = live - count_of(gone[i]) end
+    members = members - #gone
+    redis.call('ZREMRANGEBYSCORE', log, '-inf', cutoff)
+    oldest_t = tonumber(redis.call('ZRANGE', log, 0, 0, 'WITHSCORES')[2])
+    changed = true
+  end
+end
+
+local allowed = live + cost <= limit
+if allowed then
+  if newest_t == now then
+    redis.call('ZREM', log, newest[1])
+    redis.call('ZADD', log, now, string.format('%d:%d', now, count_of(newest[1]) + cost))
+  else
+    redis.call('ZADD', log, now, string.format('%d:%d', now, cost))
+    members = members + 1
+  end
+  live = live + cost
+  newest_t = now
+  oldest_t = oldest_t or now
+  changed = true
+end
+
+local retry, reset, rest = 0, 0, 0
+if not allowed then
+  -- live + cost − N requests must leave first; the last of them decides.
+  local j = live + cost - limit - 1
+  local seen = 0
+  local entries = redis.call('ZRANGE', log, 0, j, 'WITHSCORES')
+  for i = 1, #entries, 2 do
+    seen = seen + count_of(entries[i])
+    if j < seen then
+      retry = tonumber(entries[i + 1]) + period - now
+      break
+    end
+  end
+end
+if live > 0 then
+  reset = oldest_t + period - now
+  rest = newest_t + period - now
+end
+if changed then
+  if live > 0 then
+    store(held, string.format('%d:%d', live, members), rest)
+    ttl(log, rest)
+  else
+    redis.call('DEL', log, held)
+  end
+end
+local remaining = limit - live
+if remaining < 0 then remaining = 0 end
+return reply(allowed, 0, 1, retry, 1, reset, 1, remaining, rest, members)

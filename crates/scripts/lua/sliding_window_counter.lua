@@ -1,0 +1,82 @@
+-- ratelab sliding_window_counter (Cloudflare, 2017): the current clock-aligned
+-- window's count plus the previous one's, weighted by how much of it the sliding
+-- window (t − W, t] still covers. Allow if prev · (1 − elapsed / W) + curr < N,
+-- computed exactly as prev · (W − elapsed) + curr · W < N · W. An estimate: it
+-- assumes the previous window's requests were spread evenly.
+--
+-- KEYS[1]  the limiter's key
+-- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W   (N · W < 2^51)
+-- State    "k:prev:curr": the current window index and both counts.
+-- TTL      two windows after the last counted request's window (when prev and curr
+--          are both 0 again).
+local NAME = 'sliding_window_counter'
+--@prelude
+local limit = int('limit', ARGV[4], 1, 4294967295)
+local period = int('period_ms', ARGV[5], 1, BIG - 1)
+if not E and limit * period > 2251799813685247 then
+  E = 'limit: ' .. S(limit) .. ' is too large for this period_ms (at most ' .. S(math.floor(2251799813685247 / period)) .. ', so that limit · period_ms stays below 2^51)'
+end
+if not E and cost > limit then
+  E = 'cost: ' .. S(cost) .. ' exceeds what this limiter can ever allow at once (' .. S(limit) .. '), so it could never pass'
+end
+if E then return refuse() end
+
+local k = math.floor(now / period)
+local prev, curr = 0, 0
+local v = redis.call('GET', KEYS[1])
+if v then
+  local a, b, c = string.match(v, '^(%d+):(%d+):(%d+)$')
+  local sk, sp, sc = tonumber(a), tonumber(b), tonumber(c)
+  if not sc then return bad_state(v) end
+  if sk >= k then
+    k, prev, curr = sk, sp, sc
+    if now < k * period then now = k * period end
+  elseif sk == k - 1 then
+    prev = sc -- the window just ended becomes the previous one
+  end
+end
+local elapsed = now - k * period
+local weighted = prev * (period - elapsed)
+local nw = limit * period
+-- As if `cost` requests came one after another: the last one must still fit.
+local allowed = weighted + (curr + cost - 1) * period < nw
+if allowed then curr = curr + cost end
+
+-- Requests of cost 1 that would still pass now: ceil(slack / W).
+local slack_w = nw - weighted - curr * period
+if slack_w < 0 then slack_w = 0 end
+local remaining = ceildiv(slack_w, period)
+
+-- The first whole ms at which the same request would pass, if nothing else comes.
+local retry = 0
+if not allowed then
+  -- The least elapsed e' < W with p · (W − e') < x, or nil.
+  local function first_fit(p, x)
+    if x <= 0 then return nil end
+    if p == 0 then return 0 end
+    local e = period + 1 - ceildiv(x, p)
+    if e < 0 then e = 0 end
+    if e < period then return e end
+    return nil
+  end
+  local fit
+  if curr + cost - 1 < limit then
+    fit = first_fit(prev, (limit - curr - cost + 1) * period)
+    if fit and fit < elapsed then fit = nil end
+  end
+  if fit then
+    retry = fit - elapsed
+  else
+    -- The next window (prev = curr, curr = 0); failing that, the one after it.
+    retry = period - elapsed + (first_fit(curr, (limit - cost + 1) * period) or period)
+  end
+end
+
+local rest = 0
+if curr > 0 then
+  rest = (k + 2) * period - now
+elseif prev > 0 then
+  rest = (k + 1) * period - now
+end
+if allowed then store(KEYS[1], string.format('%d:%d:%d', k, prev, curr), rest) end
+return reply(allowed, 0, 1, retry, 1, period - elapsed, 1, remaining, rest, 3)
