@@ -7,12 +7,16 @@
 //!                                           each limiter's response at T
 //! ratelab scenarios [--json]                the scenario registry
 //! ratelab lab <a|b|c|d|e>                   a lab's result table
+//! ratelab redis simulate [FILE|-] [--url U]  the same JSON through a Redis server
+//! ratelab redis race|memory [--url U]        the race and memory labs on a server
+//! ratelab lua ALGORITHM [params]             a limiter's Lua script and how to call it
 //! ```
 //!
 //! Bad input exits with status 2 and one line on stderr: the same message the
 //! playground and the JS API show, because they all call ratelab-sim.
 
 mod labs;
+mod redis;
 mod respond;
 mod table;
 mod trace;
@@ -35,16 +39,46 @@ usage:
                                             the JSON body of a 429
   ratelab scenarios [--json]                list the scenarios
   ratelab lab <a|b|c|d|e>                   print a lab's results
+  ratelab redis simulate [FILE|-] [--url URL] [--prefix P] [--force] [--keep] [--slack 10m]
+                                            run the JSON through a Redis server's scripts,
+                                            print the report; say if it equals the engine's
+  ratelab redis race [--url URL] [--threads 16] [--requests 640] [--burst 100]
+  ratelab redis memory [--url URL] [--prefix P]
+                                            the race and memory labs on a Redis server
+  ratelab lua ALGORITHM [--limit 100] [--period 1m] [--burst B] [--delay D] [--nodelay]
+                                            print the limiter's Lua script, an example
+                                            call, and for nginx its limit_req lines
+  ratelab lua --teaching                    the wrong scripts people copy, labelled
   ratelab --help | --version
 
 FILE defaults to standard input (also written -). T is a time in ms or a duration
 (10400, 10.4s, 2m). The JSON format is described in the README (\"JSON format\");
 `{\"scenario\": \"golden\"}` is a complete input.
-Bad input exits with status 2 and a one-line error.
+Bad input, or a Redis server that cannot be reached or goes away, exits with
+status 2 and a one-line error. `redis simulate` exits with status 1 when Redis
+decided differently from the engine. The default URL is redis://127.0.0.1:6379.
 ";
 
 /// Why the command failed: everything is reported as one line and status 2.
 struct Failure(String);
+
+/// What a command printed: standard output, a note for standard error, and whether
+/// it found a difference (status 1).
+struct Output {
+    stdout: String,
+    stderr: Option<String>,
+    failed: bool,
+}
+
+impl Output {
+    fn text(stdout: String) -> Output {
+        Output {
+            stdout,
+            stderr: None,
+            failed: false,
+        }
+    }
+}
 
 impl<T: std::fmt::Display> From<T> for Failure {
     fn from(e: T) -> Failure {
@@ -54,13 +88,25 @@ impl<T: std::fmt::Display> From<T> for Failure {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match command(&args) {
+    let result = match args.first().map(String::as_str) {
+        Some("redis") => redis::command(&args[1..]),
+        Some("lua") => redis::lua(&args[1..]),
+        _ => command(&args).map(Output::text),
+    };
+    match result {
         Ok(out) => {
             // A closed pipe (`ratelab lab d | head`) is not an error worth a panic.
             let mut stdout = std::io::stdout().lock();
-            let _ = stdout.write_all(out.as_bytes());
+            let _ = stdout.write_all(out.stdout.as_bytes());
             let _ = stdout.flush();
-            ExitCode::SUCCESS
+            if let Some(note) = out.stderr {
+                eprintln!("{note}");
+            }
+            if out.failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
         }
         Err(Failure(message)) => {
             eprintln!("error: {}", message.replace('\n', " "));
@@ -78,7 +124,7 @@ fn command(args: &[String]) -> Result<String, Failure> {
         "-h" | "--help" | "help" => Ok(USAGE.to_string()),
         "-V" | "--version" => Ok(format!("ratelab {}\n", env!("CARGO_PKG_VERSION"))),
         "simulate" => {
-            let (file, flags) = split_file(rest)?;
+            let (file, flags) = split_file(rest, &[])?;
             if let Some(flag) = flags.first() {
                 return Err(Failure(format!("simulate: unknown option {flag}")));
             }
@@ -86,7 +132,7 @@ fn command(args: &[String]) -> Result<String, Failure> {
             Ok(simulate_json(&input)? + "\n")
         }
         "trace" => {
-            let (file, flags) = split_file(rest)?;
+            let (file, flags) = split_file(rest, &["--limiter", "-l"])?;
             let mut only = Vec::new();
             let mut flags = flags.iter();
             while let Some(flag) = flags.next() {
@@ -102,7 +148,7 @@ fn command(args: &[String]) -> Result<String, Failure> {
             trace::render(&config, &only)
         }
         "respond" => {
-            let (file, flags) = split_file(rest)?;
+            let (file, flags) = split_file(rest, &["--limiter", "-l", "--at", "--key", "-k"])?;
             let (mut only, mut at, mut key) = (Vec::new(), None, String::new());
             let mut flags = flags.iter();
             while let Some(flag) = flags.next() {
@@ -139,13 +185,17 @@ fn command(args: &[String]) -> Result<String, Failure> {
             [_, extra, ..] => Err(Failure(format!("lab: unexpected argument {extra}"))),
         },
         other => Err(Failure(format!(
-            "unknown command \"{other}\" (expected simulate, trace, respond, scenarios or lab; see ratelab --help)"
+            "unknown command \"{other}\" (expected simulate, trace, respond, scenarios, lab, redis or lua; see ratelab --help)"
         ))),
     }
 }
 
-/// The optional FILE (first argument not starting with `--`, or `-`) and the flags.
-fn split_file(args: &[String]) -> Result<(Option<&str>, Vec<String>), Failure> {
+/// The optional FILE (first argument not starting with `--`, or `-`) and the flags;
+/// the flags in `valued` carry the argument after them along.
+fn split_file<'a>(
+    args: &'a [String],
+    valued: &[&str],
+) -> Result<(Option<&'a str>, Vec<String>), Failure> {
     let mut file = None;
     let mut flags = Vec::new();
     let mut it = args.iter();
@@ -153,7 +203,7 @@ fn split_file(args: &[String]) -> Result<(Option<&str>, Vec<String>), Failure> {
         if a.starts_with('-') && a != "-" {
             flags.push(a.clone());
             // Options that take a value carry it along.
-            if matches!(a.as_str(), "--limiter" | "-l" | "--at" | "--key" | "-k") {
+            if valued.contains(&a.as_str()) {
                 if let Some(v) = it.next() {
                     flags.push(v.clone());
                 }

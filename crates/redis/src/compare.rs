@@ -1,13 +1,13 @@
 //! The engine's decision and a script's, side by side.
 
-use ratelab_core::{Decision, Headers, Limiter, Policy};
+use ratelab_core::{Decision, Limiter, Ms};
 
 use crate::RedisDecision;
 
 /// Where a script's decision differs from the engine's, as one line (`None` when
 /// every number is the same: the verdict, the exact wait, retry-after and reset,
 /// the remaining requests, and so every header).
-pub fn difference(engine: &Decision, redis: &RedisDecision, policy: &Policy) -> Option<String> {
+pub fn difference(engine: &Decision, redis: &RedisDecision) -> Option<String> {
     let mut diffs = Vec::new();
     if engine.allowed != redis.allowed {
         diffs.push(format!("allowed {} vs {}", engine.allowed, redis.allowed));
@@ -31,9 +31,29 @@ pub fn difference(engine: &Decision, redis: &RedisDecision, policy: &Policy) -> 
             redis.remaining
         ));
     }
-    let (a, b): (Headers, Headers) = (engine.headers(policy), redis.headers(policy));
+    // The header numbers: Retry-After, RateLimit's r and t (the policy is the
+    // lane's, the same on both sides).
+    let numbers = |allowed: bool, retry: Ms, remaining: u64, reset: Ms| {
+        (
+            (!allowed).then(|| retry.ceil_secs().max(1)),
+            remaining,
+            reset.ceil_secs(),
+        )
+    };
+    let a = numbers(
+        engine.allowed,
+        engine.retry_after,
+        engine.remaining(),
+        engine.reset,
+    );
+    let b = numbers(
+        redis.allowed,
+        redis.retry_after,
+        redis.remaining,
+        redis.reset,
+    );
     if a != b {
-        diffs.push(format!("headers {a:?} vs {b:?}"));
+        diffs.push(format!("header numbers (Retry-After, r, t) {a:?} vs {b:?}"));
     }
     (!diffs.is_empty()).then(|| format!("engine vs redis: {}", diffs.join(", ")))
 }

@@ -6,9 +6,15 @@
 pub mod compare;
 mod conn;
 mod error;
+pub mod labs;
 mod limiter;
+pub mod nginx;
 pub mod replay;
 pub mod server;
+pub mod teaching;
+
+/// The `redis` crate this one is built on, for commands of your own.
+pub use redis;
 
 pub use conn::Redis;
 pub use error::Error;

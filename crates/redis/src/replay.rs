@@ -44,7 +44,7 @@ const DESCRIBED: usize = 10;
 pub struct Replay {
     /// The report, from Redis's decisions (no lab D sweep: that runs in the engine).
     pub report: Report,
-    /// The engine's report on the same input (with lab D's sweep, if any).
+    /// The engine's report on the same input (without lab D's sweep).
     pub engine: Report,
     /// Decisions compared (requests × lanes).
     pub decisions: usize,
@@ -104,7 +104,12 @@ pub fn replay(redis: &mut Redis, config: &Config, opts: &ReplayOptions) -> Resul
             });
         }
     }
-    let engine = ratelab_sim::run(config)?;
+    // The engine's report on the same lanes (lab D's sweep is the engine's alone and
+    // not replayed, so it is left out here too).
+    let engine = ratelab_sim::run(&Config {
+        sweep: None,
+        ..config.clone()
+    })?;
     let keys: BTreeSet<&str> = config
         .stream
         .requests
@@ -129,14 +134,13 @@ pub fn replay(redis: &mut Redis, config: &Config, opts: &ReplayOptions) -> Resul
             lane.build()
                 .map_err(|e| SimError::param(&format!("limiters[{j}]"), &e))?,
         );
-        let policy = script.policy();
         let mut out = Vec::with_capacity(decisions.len());
         for (i, (r, d)) in stream.requests.iter().zip(&decisions).enumerate() {
             let key = stream.key_name(r.key).unwrap_or("");
             let e = keyed
                 .check(key, r.t, r.cost)
                 .map_err(|e| SimError::check(i, j, &lane.id, &e))?;
-            let mut diff = difference(&e, d, &policy);
+            let mut diff = difference(&e, d);
             if diff.is_none() && !rest_matches(keyed.get(key), r.t, d.rest_ms) {
                 diff = Some(format!(
                     "at rest after {} ms per Redis, not per the engine",

@@ -65,3 +65,56 @@ pub fn keyed_poisson(clients: u32, duration_ms: u64, seed: u64) -> Config {
     }
     config
 }
+
+/// The replays of the scenario tests: every scenario, its own stream and budget,
+/// through [`all_lanes`], and a keyed Poisson stream with mixed costs (together over
+/// 100 000 requests).
+pub fn replay_configs() -> Vec<(String, Config)> {
+    let mut configs: Vec<(String, Config)> = [
+        "golden",
+        "edge-burst",
+        "2x-rate",
+        "burst-then-drip",
+        "lab-a",
+        "lab-b",
+        "lab-c",
+        "lab-d",
+        "lab-e",
+    ]
+    .into_iter()
+    .map(|id| (id.to_string(), scenario_config(id, Overrides::default())))
+    .collect();
+    configs.push((
+        "keyed poisson, mixed costs".into(),
+        keyed_poisson(100, 600_000, 7),
+    ));
+    configs
+}
+
+/// Replays every config of [`replay_configs`] through `redis` and checks that each
+/// decides exactly as the engine; returns (requests, decisions).
+pub fn replay_all(redis: &mut ratelab_redis::Redis) -> (usize, usize) {
+    use ratelab_redis::replay::{replay, ReplayOptions};
+    let mut requests = 0;
+    let mut decisions = 0;
+    for (name, config) in &replay_configs() {
+        let started = std::time::Instant::now();
+        let r = replay(redis, config, &ReplayOptions::default()).expect(name);
+        assert!(
+            r.same(),
+            "{name}: {} of {} decisions differ: {:#?}",
+            r.differing,
+            r.decisions,
+            r.described
+        );
+        requests += config.stream.requests.len();
+        decisions += r.decisions;
+        eprintln!(
+            "{name}: {} requests × {} lanes, identical ({:.1?})",
+            config.stream.requests.len(),
+            config.lanes.len(),
+            started.elapsed()
+        );
+    }
+    (requests, decisions)
+}

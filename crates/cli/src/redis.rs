@@ -1,0 +1,285 @@
+//! `ratelab redis ...` (the JSON format, the race lab and the memory lab on a Redis
+//! server) and `ratelab lua ...` (the scripts and nginx lines as text).
+
+use ratelab_core::{Algorithm, Params};
+use ratelab_redis::labs::{memory, race};
+use ratelab_redis::replay::{replay, ReplayOptions};
+use ratelab_redis::Redis;
+use ratelab_scripts::nginx::config as nginx_config;
+use ratelab_scripts::teaching::TEACHING;
+use ratelab_scripts::{memory as lab_memory, KeySpace, LuaLane, LOG_MEMORY, REDIS_VERSION};
+use ratelab_sim::share::{parse_count, parse_duration};
+use ratelab_sim::Config;
+
+use crate::table::{render as table, Align};
+use crate::{read_input, split_file, Failure, Output};
+
+/// The server when no `--url` is given.
+pub const DEFAULT_URL: &str = "redis://127.0.0.1:6379";
+
+/// Options shared by the `redis` commands.
+struct Flags {
+    url: String,
+    prefix: String,
+    force: bool,
+    keep: bool,
+    slack_ms: u64,
+    threads: usize,
+    requests: usize,
+    burst: u64,
+}
+
+fn flags(list: &[String]) -> Result<Flags, Failure> {
+    let mut f = Flags {
+        url: DEFAULT_URL.into(),
+        prefix: ratelab_scripts::DEFAULT_PREFIX.into(),
+        force: false,
+        keep: false,
+        slack_ms: ratelab_redis::DEFAULT_SLACK_MS,
+        threads: 16,
+        requests: 640,
+        burst: 100,
+    };
+    let mut it = list.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| Failure(format!("{flag}: needs a value")))
+        };
+        match flag.as_str() {
+            "--url" => f.url = value()?,
+            "--prefix" => f.prefix = value()?,
+            "--force" => f.force = true,
+            "--keep" => f.keep = true,
+            "--slack" => {
+                f.slack_ms =
+                    parse_duration(&value()?).map_err(|e| Failure(format!("--slack: {e}")))?
+            }
+            "--threads" => f.threads = count("--threads", &value()?)? as usize,
+            "--requests" => f.requests = count("--requests", &value()?)? as usize,
+            "--burst" => f.burst = count("--burst", &value()?)?,
+            other => return Err(Failure(format!("redis: unknown option {other}"))),
+        }
+    }
+    Ok(f)
+}
+
+fn count(flag: &str, text: &str) -> Result<u64, Failure> {
+    parse_count(text, u32::MAX as u64).map_err(|e| Failure(format!("{flag}: {e}")))
+}
+
+/// `ratelab redis <simulate|race|memory> ...`.
+pub fn command(args: &[String]) -> Result<Output, Failure> {
+    let (sub, rest) = match args.split_first() {
+        Some((sub, rest)) => (sub.as_str(), rest),
+        None => {
+            return Err(Failure(
+                "redis: which command? (simulate, race or memory)".into(),
+            ))
+        }
+    };
+    match sub {
+        "simulate" => {
+            let (file, list) = split_file(rest, &["--url", "--prefix", "--slack"])?;
+            let f = flags(&list)?;
+            let config = Config::from_json(&read_input(file)?)?;
+            simulate(&config, &f)
+        }
+        "race" => {
+            let f = flags(rest)?;
+            let per_thread = f.requests.div_ceil(f.threads.max(1));
+            let space = KeySpace::new(&f.prefix)?;
+            let r = race(&f.url, &space, f.threads, per_thread, f.burst)?;
+            Ok(Output::text(format!(
+                "{} client threads, {} requests at one instant, one token bucket key of {} on {}\n\
+                 engine                      admits {:>6}\n\
+                 token_bucket.lua            admits {:>6}  (one script: read and write in one step)\n\
+                 read-compute-write client   admits {:>6}  (HMGET, compute, HSET: wrong on purpose)\n",
+                r.threads, r.requests, r.capacity, f.url, r.engine, r.script, r.read_compute_write
+            )))
+        }
+        "memory" => {
+            let f = flags(rest)?;
+            let space = KeySpace::new(&f.prefix)?;
+            let mut redis = Redis::connect(&f.url)?;
+            if !f.force {
+                if let Some((found, example)) = ratelab_redis::replay::occupied(&mut redis, &space)?
+                {
+                    return Err(ratelab_redis::Error::Occupied {
+                        url: f.url.clone(),
+                        prefix: f.prefix.clone(),
+                        found,
+                        example,
+                    }
+                    .into());
+                }
+            }
+            let m = memory(&mut redis, &space)?;
+            let rows: Vec<Vec<String>> = m
+                .rows
+                .iter()
+                .map(|r| {
+                    vec![
+                        r.algorithm.to_string(),
+                        r.keys.to_string(),
+                        r.bytes.to_string(),
+                        r.encoding.clone(),
+                    ]
+                })
+                .collect();
+            let mut out = format!(
+                "MEMORY USAGE on {} ({}):\n",
+                f.url,
+                m.rows.first().map_or("", |r| r.state.as_str())
+            );
+            out.push_str(&table(
+                &["algorithm", "keys", "bytes", "encoding"],
+                &[Align::Left, Align::Right, Align::Right, Align::Left],
+                &rows,
+            ));
+            let rows: Vec<Vec<String>> = m
+                .log
+                .iter()
+                .map(|r| {
+                    vec![
+                        r.entries.to_string(),
+                        r.bytes.to_string(),
+                        r.encoding.clone(),
+                    ]
+                })
+                .collect();
+            out.push_str("\nThe sliding log's sorted set:\n");
+            out.push_str(&table(
+                &["entries", "bytes", "encoding"],
+                &[Align::Right, Align::Right, Align::Left],
+                &rows,
+            ));
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            Ok(Output::text(out))
+        }
+        other => Err(Failure(format!(
+            "redis: unknown command \"{other}\" (expected simulate, race or memory)"
+        ))),
+    }
+}
+
+/// The report through Redis on stdout (the same bytes `ratelab simulate` prints
+/// when they agree); whether it equals the engine's on stderr, and exit status 1
+/// when it does not.
+fn simulate(config: &Config, f: &Flags) -> Result<Output, Failure> {
+    let options = ReplayOptions {
+        space: KeySpace::new(&f.prefix)?,
+        slack_ms: f.slack_ms,
+        force: f.force,
+        keep: f.keep,
+    };
+    let mut redis = Redis::connect(&f.url)?;
+    let r = replay(&mut redis, config, &options)?;
+    let json = serde_json::to_string(&r.report).map_err(|e| Failure(e.to_string()))? + "\n";
+    let mut note = if r.same() {
+        format!(
+            "redis: the same report as the engine ({} decisions through {} in {:.1} s, every number identical)",
+            r.decisions,
+            f.url,
+            r.elapsed.as_secs_f64()
+        )
+    } else {
+        let mut n = format!(
+            "redis: DIFFERS from the engine in {} of {} decisions",
+            r.differing, r.decisions
+        );
+        for d in &r.described {
+            n.push_str("\n  ");
+            n.push_str(d);
+        }
+        n
+    };
+    if config.sweep.is_some() {
+        note.push_str("\nredis: lab D's sweep runs in the engine only (ratelab simulate); the report carries the lanes");
+    }
+    Ok(Output {
+        stdout: json,
+        stderr: Some(note),
+        failed: !r.same(),
+    })
+}
+
+/// `ratelab lua ALGORITHM [--limit N] [--period W] [--burst B] [--delay D]
+/// [--nodelay] [--key K] [--prefix P]`, or `ratelab lua --teaching`.
+pub fn lua(args: &[String]) -> Result<Output, Failure> {
+    let Some((first, rest)) = args.split_first() else {
+        return Err(Failure(
+            "lua: which algorithm? (fixed_window, fixed_window_anchored, sliding_log, sliding_window_counter, token_bucket, leaky_queue, gcra, nginx; or --teaching)".into(),
+        ));
+    };
+    if first == "--teaching" {
+        let mut out = String::new();
+        for t in TEACHING {
+            out.push_str(&format!(
+                "== {} — {}\n-- {}\n{}\n",
+                t.id, t.title, t.wrong, t.text
+            ));
+        }
+        return Ok(Output::text(out));
+    }
+    let algorithm = Algorithm::from_id(first).ok_or_else(|| {
+        Failure(format!(
+            "lua: unknown algorithm \"{first}\" (see ratelab lua with no arguments)"
+        ))
+    })?;
+    let mut params = Params::new(100, 60_000);
+    let mut key = "client-42".to_string();
+    let mut prefix = ratelab_scripts::DEFAULT_PREFIX.to_string();
+    let mut it = rest.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| Failure(format!("{flag}: needs a value")))
+        };
+        match flag.as_str() {
+            "--limit" => params.limit = count("--limit", &value()?)?,
+            "--period" => {
+                params.period_ms =
+                    parse_duration(&value()?).map_err(|e| Failure(format!("--period: {e}")))?
+            }
+            "--burst" => params.burst = Some(count("--burst", &value()?)?),
+            "--delay" => params.delay = Some(count("--delay", &value()?)?),
+            "--nodelay" => params.nodelay = true,
+            "--key" => key = value()?,
+            "--prefix" => prefix = value()?,
+            other => return Err(Failure(format!("lua: unknown option {other}"))),
+        }
+    }
+    let lane = LuaLane::new(algorithm, &params)?;
+    let space = KeySpace::new(&prefix)?;
+    let mut out = String::new();
+    out.push_str(lane.script().text);
+    out.push_str("\n-- ---------------------------------------------------------------------\n");
+    for line in lane.example_call(&space, algorithm.id(), &key).lines() {
+        out.push_str(line);
+        out.push('\n');
+    }
+    if let Some(m) = lab_memory(algorithm) {
+        out.push_str(&format!(
+            "# Memory per key on Redis {REDIS_VERSION}: {} bytes in {} key(s) ({}; {}).\n",
+            m.bytes, m.keys, m.encoding, m.state
+        ));
+    }
+    if algorithm == Algorithm::SlidingLog {
+        let sizes: Vec<String> = LOG_MEMORY
+            .iter()
+            .map(|r| format!("{} entries {} bytes ({})", r.entries, r.bytes, r.encoding))
+            .collect();
+        out.push_str(&format!("# The log grows with N: {}.\n", sizes.join(", ")));
+    }
+    if algorithm == Algorithm::Nginx {
+        let c = nginx_config(&params, "ratelab")?;
+        out.push_str("\n# The same lane in nginx itself:\n");
+        out.push_str(&c.text(&params));
+    }
+    Ok(Output::text(out))
+}
