@@ -2,6 +2,9 @@
 //! missing or at the wrong version, and says what it found. Running it twice
 //! installs nothing the second time.
 //!
+//! Debian's redis-server, redis-tools (redis-cli) and nginx come from apt like the
+//! browsers, for the production face's tests (which start their own servers).
+//!
 //! Versions live in one place each: wasm-bindgen in `Cargo.lock` (Trunk.toml must
 //! agree, and is checked), wasm-opt and playwright-core in `package.json` /
 //! `package-lock.json`, Trunk and geckodriver below.
@@ -20,6 +23,13 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 pub const NO_STD_TARGET: &str = "thumbv7em-none-eabihf";
 /// Debian's package names for what the browser tests drive.
 const APT_BROWSERS: [&str; 3] = ["chromium", "chromium-driver", "firefox-esr"];
+/// Debian's packages for the production face's tests: each program and its package.
+/// The tests start their own servers on loopback ports; setup never starts one.
+const APT_SERVERS: [(&str, &str); 3] = [
+    ("redis-server", "redis-server"),
+    ("redis-cli", "redis-tools"),
+    ("nginx", "nginx"),
+];
 
 /// Whether the browsers are needed for the command at hand.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -59,6 +69,7 @@ pub fn setup(ctx: &Ctx, browsers: Browsers) -> Result<Tools> {
     wasm_bindgen_cli(ctx, &bindgen)?;
     npm_tools(ctx, &trunk_toml.wasm_opt)?;
     let tools = browser_tools(ctx, browsers)?;
+    servers(ctx, browsers)?;
     Ok(tools)
 }
 
@@ -392,6 +403,106 @@ fn browser_tools(ctx: &Ctx, need: Browsers) -> Result<Tools> {
         None => {}
     }
     Ok(tools)
+}
+
+/// redis-server, redis-cli and nginx, from Debian, as the browsers are. Installing
+/// a Debian server package normally starts its service; a `policy-rc.d` that says
+/// no is put in place for the install (when there is none already), so that no
+/// system Redis or nginx is left running: the tests start their own.
+fn servers(ctx: &Ctx, need: Browsers) -> Result {
+    let look = |program: &str| {
+        ctx.which(program).or_else(|| {
+            ["/usr/sbin", "/usr/bin"]
+                .iter()
+                .map(|d| Path::new(d).join(program))
+                .find(|p| p.is_file())
+        })
+    };
+    let missing: Vec<&str> = APT_SERVERS
+        .iter()
+        .filter(|(program, _)| look(program).is_none())
+        .map(|(_, package)| *package)
+        .collect();
+    if !missing.is_empty() {
+        let command = format!("apt-get update && apt-get install -y {}", missing.join(" "));
+        if is_root(ctx) {
+            installing("servers (apt)", &missing.join(" "));
+            let policy = Path::new("/usr/sbin/policy-rc.d");
+            let ours = !policy.exists();
+            if ours {
+                write_policy(policy)?;
+            }
+            let installed = run(ctx.cmd("apt-get").arg("update")).and_then(|()| {
+                run(ctx
+                    .cmd("apt-get")
+                    .args(["install", "-y", "--no-install-recommends"])
+                    .args(&missing)
+                    .env("DEBIAN_FRONTEND", "noninteractive"))
+            });
+            if ours {
+                let _ = std::fs::remove_file(policy);
+            }
+            installed?;
+        } else if need == Browsers::Required {
+            return Err(format!(
+                "missing {}; the Redis and nginx tests need them. Run as root:\n    sudo sh -c '{command}'",
+                missing.join(", ")
+            ));
+        } else {
+            println!(
+                "  {}  redis/nginx (not needed to serve); to add them: sudo sh -c '{command}'",
+                util::paint("33", "missing")
+            );
+            return Ok(());
+        }
+    }
+    for (program, flag) in [
+        ("redis-server", "--version"),
+        ("redis-cli", "--version"),
+        ("nginx", "-v"),
+    ] {
+        match look(program) {
+            Some(p) => {
+                let path = p.to_string_lossy().into_owned();
+                // nginx -v writes to stderr.
+                let v = std::process::Command::new(&p)
+                    .arg(flag)
+                    .output()
+                    .ok()
+                    .map(|o| {
+                        let text = if o.stdout.is_empty() {
+                            o.stderr
+                        } else {
+                            o.stdout
+                        };
+                        String::from_utf8_lossy(&text)
+                            .lines()
+                            .next()
+                            .unwrap_or("")
+                            .trim()
+                            .to_string()
+                    })
+                    .unwrap_or_else(|| "version unknown".into());
+                found(program, &format!("{v} ({path})"));
+            }
+            None if need == Browsers::Required => {
+                return Err(format!("{program} is still missing after installing it"))
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}
+
+/// A `policy-rc.d` that forbids starting services (exit 101), executable.
+fn write_policy(path: &Path) -> Result {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(
+        path,
+        "#!/bin/sh\n# ratelab setup: installing packages must not start services\nexit 101\n",
+    )
+    .and_then(|()| std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)))
+    .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 fn is_root(ctx: &Ctx) -> bool {

@@ -28,11 +28,14 @@ enum Inner {
     Cluster(ClusterConnection),
 }
 
-/// One script call: EVALSHA, or EVAL with the text when the server lost it.
+/// One script call: EVALSHA, or EVAL with the text when the server lost it. The
+/// arguments are the call's own (`head`) followed by ones shared by many calls
+/// (`tail`, a lane's parameters).
 pub(crate) struct Call<'a> {
     pub script: &'static Script,
     pub keys: &'a [String],
-    pub args: Vec<String>,
+    pub head: Vec<String>,
+    pub tail: &'a [String],
 }
 
 impl Call<'_> {
@@ -46,7 +49,10 @@ impl Call<'_> {
             c.arg(self.script.sha1);
             c
         };
-        c.arg(self.keys.len()).arg(self.keys).arg(&self.args);
+        c.arg(self.keys.len())
+            .arg(self.keys)
+            .arg(&self.head)
+            .arg(self.tail);
         c
     }
 }

@@ -2,6 +2,8 @@
 //! engine's `Limiter::check`, and [`RedisLimiter::check_many`] is its pipelined,
 //! keyed form for streams.
 
+use std::collections::HashMap;
+
 use ratelab_core::{Algorithm, CheckError, Headers, Ms, Params, Policy};
 use ratelab_scripts::{KeySpace, LuaLane};
 use redis::Value;
@@ -176,22 +178,29 @@ impl RedisLimiter {
         redis.load(script)?;
         let params = self.lane.params_args();
         let slack = self.slack_ms.to_string();
+        // A stream's keys repeat: each one's Redis names are made once.
+        let mut names: HashMap<&str, Vec<String>> = HashMap::new();
+        for (k, _, _) in requests {
+            if !names.contains_key(k) {
+                names.insert(k, self.keys(k));
+            }
+        }
         let mut out = Vec::with_capacity(requests.len());
         for chunk in requests.chunks(BATCH) {
-            let keys: Vec<Vec<String>> = chunk.iter().map(|(k, _, _)| self.keys(k)).collect();
             let calls: Vec<Call<'_>> = chunk
                 .iter()
-                .zip(&keys)
-                .map(|(&(_, clock, cost), keys)| {
-                    let mut args = Vec::with_capacity(3 + params.len());
-                    args.push(match clock {
-                        Clock::At(t) => t.to_string(),
-                        Clock::Server => "TIME".into(),
-                    });
-                    args.push(cost.to_string());
-                    args.push(slack.clone());
-                    args.extend(params.iter().cloned());
-                    Call { script, keys, args }
+                .map(|&(key, clock, cost)| Call {
+                    script,
+                    keys: names.get(key).map_or(&[][..], Vec::as_slice),
+                    head: vec![
+                        match clock {
+                            Clock::At(t) => t.to_string(),
+                            Clock::Server => "TIME".into(),
+                        },
+                        cost.to_string(),
+                        slack.clone(),
+                    ],
+                    tail: &params,
                 })
                 .collect();
             for v in redis.eval(&calls)? {

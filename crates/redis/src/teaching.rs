@@ -37,12 +37,13 @@ pub fn float_bucket(
     let reply = redis.eval(&[Call {
         script: script("token_bucket_float_seconds"),
         keys: &keys,
-        args: vec![
+        head: vec![
             seconds(ms),
             format!("{rate:?}"),
             capacity.to_string(),
             cost.to_string(),
         ],
+        tail: &[],
     }])?;
     match reply.first() {
         Some(Value::Array(v)) if v.len() == 2 => {
@@ -105,12 +106,13 @@ pub fn zadd_first(
     let reply = redis.eval(&[Call {
         script: script("sliding_log_zadd_first"),
         keys: &keys,
-        args: vec![
+        head: vec![
             ms.to_string(),
             id.to_string(),
             limit.to_string(),
             window_ms.to_string(),
         ],
+        tail: &[],
     }])?;
     match reply.first() {
         Some(Value::Int(n)) => Ok(*n == 1),

@@ -186,3 +186,36 @@ fn a_prefix_holding_keys_is_refused_unless_forced() {
         )])
     );
 }
+
+#[test]
+fn the_scripts_check_their_own_arguments() {
+    // For people who call the scripts by hand: every argument is checked by name.
+    let server = RedisServer::start().unwrap();
+    let mut redis = server.connect().unwrap();
+    let gcra = ratelab_scripts::script(Algorithm::Gcra).unwrap();
+    let call = |redis: &mut Redis, args: &[&str]| {
+        redis
+            .command(redis::cmd("EVAL").arg(gcra.text).arg(1).arg("k").arg(args))
+            .unwrap_err()
+            .to_string()
+    };
+    let e = call(&mut redis, &["100", "abc", "0", "5", "10000", "5"]);
+    assert!(
+        e.ends_with("ratelab gcra: cost: abc is not a whole number from 1 to 4294967295"),
+        "{e}"
+    );
+    let e = call(&mut redis, &["100", "1", "0", "5", "10000", "0"]);
+    assert!(
+        e.ends_with("ratelab gcra: burst: 0 is not a whole number from 1 to 4294967295"),
+        "{e}"
+    );
+    let e = call(&mut redis, &["100", "9", "0", "5", "10000", "5"]);
+    assert!(e.ends_with("ratelab gcra: cost: 9 exceeds what this limiter can ever allow at once (5), so it could never pass"), "{e}");
+    let e = call(&mut redis, &["1.5", "1", "0", "5", "10000", "5"]);
+    assert!(
+        e.ends_with("ratelab gcra: now: 1.5 is not a whole number from 0 to 4503599627370495"),
+        "{e}"
+    );
+    let e = call(&mut redis, &["100", "1", "0", "5", "1000000000000", "5000"]);
+    assert!(e.ends_with("ratelab gcra: burst: 5000 is too large for this period_ms (at most 2251, so that burst · period_ms stays below 2^51)"), "{e}");
+}

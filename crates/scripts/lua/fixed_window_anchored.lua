@@ -11,16 +11,16 @@ local NAME = 'fixed_window_anchored'
 local limit = int('limit', ARGV[4], 1, 4294967295)
 local period = int('period_ms', ARGV[5], 1, BIG - 1)
 if not E and cost > limit then
-  E = 'cost: ' .. S(cost) .. ' exceeds what this limiter can ever allow at once (' .. S(limit) .. '), so it could never pass'
+  E = format('cost: %d exceeds what this limiter can ever allow at once (%d), so it could never pass', cost, limit)
 end
-if E then return refuse() end
+if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
 
 local start, count = now, 0
 local v = redis.call('GET', KEYS[1])
 if v then
   local a, b = string.match(v, '^(%d+):(%d+)$')
   local s0, sn = tonumber(a), tonumber(b)
-  if not sn then return bad_state(v) end
+  if not sn then return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. v .. ", not this limiter's state") end
   if now < s0 then now = s0 end -- a clock that stepped back
   if now < s0 + period then start, count = s0, sn end
 end
@@ -28,7 +28,7 @@ local finish = start + period
 local allowed = count + cost <= limit
 if allowed then
   count = count + cost
-  store(KEYS[1], string.format('%d:%d', start, count), finish - now)
+  store(KEYS[1], format('%d:%d', start, count), finish - now)
 end
 local left = finish - now
-return reply(allowed, 0, 1, allowed and 0 or left, 1, left, 1, limit - count, left, 2)
+return {allowed and 1 or 0, 0, 1, allowed and 0 or left, 1, left, 1, limit - count, left, now, 2}

@@ -16,12 +16,12 @@ local limit = int('limit', ARGV[4], 1, 4294967295)
 local period = int('period_ms', ARGV[5], 1, BIG - 1)
 local burst = int('burst', ARGV[6], 1, 4294967295)
 if not E and burst * period > 2251799813685247 then
-  E = 'burst: ' .. S(burst) .. ' is too large for this period_ms (at most ' .. S(math.floor(2251799813685247 / period)) .. ', so that burst · period_ms stays below 2^51)'
+  E = format('%s: %d is too large for this period_ms (at most %d, so that %s · period_ms stays below 2^51)', 'burst', burst, floor(2251799813685247 / period), 'burst')
 end
 if not E and cost > burst then
-  E = 'cost: ' .. S(cost) .. ' exceeds what this limiter can ever allow at once (' .. S(burst) .. '), so it could never pass'
+  E = format('cost: %d exceeds what this limiter can ever allow at once (%d), so it could never pass', cost, burst)
 end
-if E then return refuse() end
+if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
 
 local horizon = burst * period -- τ + T
 local lead = 0 -- max(TAT, now) − now, in 1/N ms
@@ -29,7 +29,7 @@ local v = redis.call('GET', KEYS[1])
 if v then
   local a, b = string.match(v, '^(%d+):(%d+)$')
   local ahead, last = tonumber(a), tonumber(b)
-  if not last then return bad_state(v) end
+  if not last then return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. v .. ", not this limiter's state") end
   if now < last then now = last end -- a clock that stepped back
   if now - last < ceildiv(ahead, limit) then lead = ahead - (now - last) * limit end
 end
@@ -39,10 +39,10 @@ local inc = cost * period
 local allowed = lead + inc <= horizon
 if allowed then lead = lead + inc end
 local rest = ceildiv(lead, limit)
-if allowed then store(KEYS[1], string.format('%d:%d', lead, now), rest) end
+if allowed then store(KEYS[1], format('%d:%d', lead, now), rest) end
 -- As a bucket: tokens = (τ + T − (TAT − t)) / T.
 local tokens = horizon - lead
 local reset_n = 0
 if lead > 0 then reset_n = period - tokens % period end
-return reply(allowed, 0, 1, allowed and 0 or lead + inc - horizon, limit, reset_n, limit,
-  math.floor(tokens / period), rest, 1)
+return {allowed and 1 or 0, 0, 1, allowed and 0 or lead + inc - horizon, limit, reset_n, limit,
+  floor(tokens / period), rest, now, 1}

@@ -18,12 +18,12 @@ local limit = int('limit', ARGV[4], 1, 4294967295)
 local period = int('period_ms', ARGV[5], 1, BIG - 1)
 local capacity = int('burst', ARGV[6], 1, 4294967295)
 if not E and capacity * period > 2251799813685247 then
-  E = 'burst: ' .. S(capacity) .. ' is too large for this period_ms (at most ' .. S(math.floor(2251799813685247 / period)) .. ', so that burst · period_ms stays below 2^51)'
+  E = format('%s: %d is too large for this period_ms (at most %d, so that %s · period_ms stays below 2^51)', 'burst', capacity, floor(2251799813685247 / period), 'burst')
 end
 if not E and cost > capacity then
-  E = 'cost: ' .. S(cost) .. ' exceeds what this limiter can ever allow at once (' .. S(capacity) .. '), so it could never pass'
+  E = format('cost: %d exceeds what this limiter can ever allow at once (%d), so it could never pass', cost, capacity)
 end
-if E then return refuse() end
+if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
 
 local full = capacity * period -- capacity · gap
 local occupied = 0 -- max(next_out, now) − now, in 1/N ms
@@ -31,7 +31,7 @@ local v = redis.call('GET', KEYS[1])
 if v then
   local a, b = string.match(v, '^(%d+):(%d+)$')
   local ahead, last = tonumber(a), tonumber(b)
-  if not last then return bad_state(v) end
+  if not last then return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. v .. ", not this limiter's state") end
   if now < last then now = last end -- a clock that stepped back
   if now - last < ceildiv(ahead, limit) then occupied = ahead - (now - last) * limit end
 end
@@ -42,7 +42,7 @@ local allowed = ahead < full
 local after = occupied
 if allowed then after = occupied + cost * period end
 local retry = 0
-if not allowed then retry = math.floor((ahead - full) / limit) + 1 end
+if not allowed then retry = floor((ahead - full) / limit) + 1 end
 -- Requests of cost 1 that would still be queued now, and when one more fits.
 local room = full - after
 if room < 0 then room = 0 end
@@ -50,5 +50,5 @@ local remaining = ceildiv(room, period)
 local reset_n = 0
 if after > 0 then reset_n = after + remaining * period - full + 1 end
 local rest = ceildiv(after, limit)
-if allowed then store(KEYS[1], string.format('%d:%d', after, now), rest) end
-return reply(allowed, allowed and occupied or 0, limit, retry, 1, reset_n, limit, remaining, rest, 1)
+if allowed then store(KEYS[1], format('%d:%d', after, now), rest) end
+return {allowed and 1 or 0, allowed and occupied or 0, limit, retry, 1, reset_n, limit, remaining, rest, now, 1}

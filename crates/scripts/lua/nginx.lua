@@ -18,14 +18,14 @@ local period = int('period_ms', ARGV[5], 1, BIG - 1)
 local burst = int('burst', ARGV[6], 0, 4294967295) * 1000
 local delay
 if ARGV[7] ~= 'nodelay' then delay = int('delay', ARGV[7], 0, 4294967295) * 1000 end
-local rate = math.floor(limit * 1000000 / period)
+local rate = floor(limit * 1000000 / period)
 if not E and rate < 1 then
   E = 'period_ms: nginx needs a rate of at least 0.001 requests per second (limit · 1000000 / period_ms ≥ 1)'
 end
 if not E and cost > burst / 1000 + 1 then
-  E = 'cost: ' .. S(cost) .. ' exceeds what this limiter can ever allow at once (' .. S(burst / 1000 + 1) .. '), so it could never pass'
+  E = format('cost: %d exceeds what this limiter can ever allow at once (%d), so it could never pass', cost, burst / 1000 + 1)
 end
-if E then return refuse() end
+if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
 
 -- The excess `stored` at `last` becomes, `now − last` ms later, with `add` more:
 -- (stored + add) − rate · ms / 1000 rounded down, at least 0. The product is only
@@ -34,7 +34,7 @@ local function drained(stored, last, add)
   local total = stored + add
   local ms = now - last
   if ms >= ceildiv(total * 1000, rate) then return 0 end
-  return total - math.floor(rate * ms / 1000)
+  return total - floor(rate * ms / 1000)
 end
 -- ms from now until a request of cost c would be admitted, from (stored, last).
 local function until_admitted(stored, last, c)
@@ -50,14 +50,14 @@ local v = redis.call('GET', KEYS[1])
 if v then
   local a, b = string.match(v, '^(%d+):(%d+)$')
   stored, last = tonumber(a), tonumber(b)
-  if not last then return bad_state(v) end
+  if not last then return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. v .. ", not this limiter's state") end
   if now < last then now = last end -- a clock that stepped back (nginx: ms < 0 → 0)
 end
 local excess
 if stored then excess = drained(stored, last, cost * 1000) else excess = (cost - 1) * 1000 end
 local allowed = excess <= burst
 local wait = 0
-if allowed and delay and excess > delay then wait = math.floor((excess - delay) * 1000 / rate) end
+if allowed and delay and excess > delay then wait = floor((excess - delay) * 1000 / rate) end
 local retry = 0
 if not allowed then retry = until_admitted(stored, last, cost) end
 if allowed then stored, last = excess, now end
@@ -65,10 +65,10 @@ if allowed then stored, last = excess, now end
 -- Requests admitted at once right after this one, and when one more would be.
 local next_excess = drained(stored, last, 1000)
 local remaining = 0
-if next_excess <= burst then remaining = math.floor((burst - next_excess) / 1000) + 1 end
+if next_excess <= burst then remaining = floor((burst - next_excess) / 1000) + 1 end
 local reset = 0
 if remaining <= burst / 1000 then reset = until_admitted(stored, last, remaining + 1) end
 local rest = ceildiv((stored + 1000) * 1000, rate) - (now - last)
 if rest < 0 then rest = 0 end
-if allowed then store(KEYS[1], string.format('%d:%d', stored, now), rest) end
-return reply(allowed, wait, 1, retry, 1, reset, 1, remaining, rest, 2)
+if allowed then store(KEYS[1], format('%d:%d', stored, now), rest) end
+return {allowed and 1 or 0, wait, 1, retry, 1, reset, 1, remaining, rest, now, 2}

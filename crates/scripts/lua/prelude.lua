@@ -1,25 +1,23 @@
 -- Redis runs Lua 5.1, whose numbers are doubles: integers are exact below 2^53.
 -- Every number here stays below that: times and periods below 2^52 ms, every
 -- count · period product below 2^51, so that a sum of three still fits. Numbers
--- become text through S (string.format '%d'), never tostring, which keeps only
--- 14 digits.
+-- become text through string.format('%d') (or go to redis.call as numbers, which
+-- Redis writes with 17 digits), never through tostring or .., which keep 14.
 local BIG = 4503599627370496 -- 2^52
-local function S(n) return string.format('%d', n) end
--- ceil(a / b) for whole 0 <= a < 2^53 and b >= 1. math.floor(a / b) is exact there:
--- the rounding error of a / b is below 1 / b, the least distance from a / b to a
--- whole number it is not.
-local function ceildiv(a, b) return -math.floor(-a / b) end
+local floor, format = math.floor, string.format
+-- ceil(a / b) for whole 0 <= a < 2^53 and b >= 1. floor(a / b) is exact there: the
+-- rounding error of a / b is below 1 / b, the least distance from a / b to a whole
+-- number it is not.
+local function ceildiv(a, b) return -floor(-a / b) end
 
--- Arguments are checked, and the first bad one is reported by name.
+-- Arguments are checked; the first bad one is reported by name (E), after all of
+-- them are read.
 local E
 local function int(name, s, lo, hi)
   local n = tonumber(s)
   if n and n % 1 == 0 and n >= lo and n <= hi then return n end
-  E = E or (name .. ': ' .. tostring(s) .. ' is not a whole number from ' .. S(lo) .. ' to ' .. S(hi))
+  E = E or format('%s: %s is not a whole number from %d to %d', name, tostring(s), lo, hi)
   return lo
-end
-local function bad_state(v)
-  return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. v .. ', not this limiter\'s state')
 end
 
 -- ARGV[1] is the time in ms, or TIME for the server's own clock (one clock for every
@@ -29,7 +27,7 @@ local SERVER = ARGV[1] == 'TIME'
 local now
 if SERVER then
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  now = tonumber(t[1]) * 1000 + floor(tonumber(t[2]) / 1000)
 else
   now = int('now', ARGV[1], 0, BIG - 1)
 end
@@ -41,13 +39,6 @@ local slack = int('slack_ms', ARGV[3], 0, BIG - 1)
 -- server's clock the key expires at that moment. On a virtual clock (a replay) the
 -- TTL still runs in the server's real milliseconds, so slack_ms is added: a replay
 -- that finishes within slack_ms of real time never loses state it still needs.
-local function ttl(key, rest_ms)
-  if SERVER then
-    redis.call('PEXPIREAT', key, now + rest_ms)
-  else
-    redis.call('PEXPIRE', key, rest_ms + slack)
-  end
-end
 local function store(key, value, rest_ms)
   if rest_ms < 1 then
     redis.call('DEL', key)
@@ -58,11 +49,7 @@ local function store(key, value, rest_ms)
   end
 end
 
--- The reply, eleven integers: allowed (1 or 0); the wait, the retry-after and the
--- reset, each as a fraction of a ms (numerator, denominator); the requests that
--- would still pass now; ms until the limiter is at rest; the time decided at; how
--- many numbers of state it keeps.
-local function reply(allowed, wn, wd, rn, rd, tn, td, remaining, rest_ms, numbers)
-  return {allowed and 1 or 0, wn, wd, rn, rd, tn, td, remaining, rest_ms, now, numbers}
-end
-local function refuse() return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
+-- The reply is eleven integers: allowed (1 or 0); the wait, the retry-after and the
+-- reset, each a fraction of a ms (numerator, denominator); the requests that would
+-- still pass now; ms until the limiter is at rest; the time decided at; how many
+-- numbers of state it keeps. Errors are replies too: 'ERR ratelab <name>: ...'.

@@ -15,9 +15,9 @@ local NAME = 'sliding_log'
 local limit = int('limit', ARGV[4], 1, 4294967295)
 local period = int('period_ms', ARGV[5], 1, BIG - 1)
 if not E and cost > limit then
-  E = 'cost: ' .. S(cost) .. ' exceeds what this limiter can ever allow at once (' .. S(limit) .. '), so it could never pass'
+  E = format('cost: %d exceeds what this limiter can ever allow at once (%d), so it could never pass', cost, limit)
 end
-if E then return refuse() end
+if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
 
 local log, held = KEYS[1], KEYS[2]
 local function count_of(member) return tonumber(string.match(member, ':(%d+)$')) or 0 end
@@ -35,7 +35,7 @@ elseif newest_t then
   local v = redis.call('GET', held)
   local a, b = string.match(v or '', '^(%d+):(%d+)$')
   live, members = tonumber(a), tonumber(b)
-  if not members then return bad_state(v or 'nothing') end
+  if not members then return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. (v or 'nothing') .. ", not this limiter's state") end
   local oldest = redis.call('ZRANGE', log, 0, 0, 'WITHSCORES')
   oldest_t = tonumber(oldest[2])
   if oldest_t <= cutoff then
@@ -52,9 +52,9 @@ local allowed = live + cost <= limit
 if allowed then
   if newest_t == now then
     redis.call('ZREM', log, newest[1])
-    redis.call('ZADD', log, now, string.format('%d:%d', now, count_of(newest[1]) + cost))
+    redis.call('ZADD', log, now, format('%d:%d', now, count_of(newest[1]) + cost))
   else
-    redis.call('ZADD', log, now, string.format('%d:%d', now, cost))
+    redis.call('ZADD', log, now, format('%d:%d', now, cost))
     members = members + 1
   end
   live = live + cost
@@ -83,12 +83,16 @@ if live > 0 then
 end
 if changed then
   if live > 0 then
-    store(held, string.format('%d:%d', live, members), rest)
-    ttl(log, rest)
+    store(held, format('%d:%d', live, members), rest)
+    if SERVER then
+      redis.call('PEXPIREAT', log, now + rest)
+    else
+      redis.call('PEXPIRE', log, rest + slack)
+    end
   else
     redis.call('DEL', log, held)
   end
 end
 local remaining = limit - live
 if remaining < 0 then remaining = 0 end
-return reply(allowed, 0, 1, retry, 1, reset, 1, remaining, rest, members)
+return {allowed and 1 or 0, 0, 1, retry, 1, reset, 1, remaining, rest, now, members}

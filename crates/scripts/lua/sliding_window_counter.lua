@@ -14,20 +14,20 @@ local NAME = 'sliding_window_counter'
 local limit = int('limit', ARGV[4], 1, 4294967295)
 local period = int('period_ms', ARGV[5], 1, BIG - 1)
 if not E and limit * period > 2251799813685247 then
-  E = 'limit: ' .. S(limit) .. ' is too large for this period_ms (at most ' .. S(math.floor(2251799813685247 / period)) .. ', so that limit · period_ms stays below 2^51)'
+  E = format('%s: %d is too large for this period_ms (at most %d, so that %s · period_ms stays below 2^51)', 'limit', limit, floor(2251799813685247 / period), 'limit')
 end
 if not E and cost > limit then
-  E = 'cost: ' .. S(cost) .. ' exceeds what this limiter can ever allow at once (' .. S(limit) .. '), so it could never pass'
+  E = format('cost: %d exceeds what this limiter can ever allow at once (%d), so it could never pass', cost, limit)
 end
-if E then return refuse() end
+if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
 
-local k = math.floor(now / period)
+local k = floor(now / period)
 local prev, curr = 0, 0
 local v = redis.call('GET', KEYS[1])
 if v then
   local a, b, c = string.match(v, '^(%d+):(%d+):(%d+)$')
   local sk, sp, sc = tonumber(a), tonumber(b), tonumber(c)
-  if not sc then return bad_state(v) end
+  if not sc then return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. v .. ", not this limiter's state") end
   if sk >= k then
     k, prev, curr = sk, sp, sc
     if now < k * period then now = k * period end
@@ -78,5 +78,5 @@ if curr > 0 then
 elseif prev > 0 then
   rest = (k + 1) * period - now
 end
-if allowed then store(KEYS[1], string.format('%d:%d:%d', k, prev, curr), rest) end
-return reply(allowed, 0, 1, retry, 1, period - elapsed, 1, remaining, rest, 3)
+if allowed then store(KEYS[1], format('%d:%d:%d', k, prev, curr), rest) end
+return {allowed and 1 or 0, 0, 1, retry, 1, period - elapsed, 1, remaining, rest, now, 3}

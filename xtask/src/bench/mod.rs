@@ -13,6 +13,9 @@
 //!   as `cargo xtask test`'s budget step.
 //! - **frames**: time per animation frame of that build with six lanes playing the
 //!   2x-rate scenario at 16x (reported as pending when the UI cannot do that yet).
+//! - **redis**: decisions per second through each limiter's Lua script on a local
+//!   redis-server of its own, pipelined from Rust, next to plain `INCR` (and two
+//!   script floors) in the same rounds; the ratio to INCR per script.
 //!
 //! The table goes to `bench-results/latest.md` (and the browser's raw samples to
 //! `bench-results/browser.json`); `--readme` also replaces the block between the
@@ -20,7 +23,8 @@
 //!
 //! One module per part, each running its part and parsing what it printed into a
 //! plain struct: [`machine`] (what the numbers were measured on), [`native`],
-//! [`browser`], [`size`], [`frames`]; [`report`] turns those structs into the table.
+//! [`browser`], [`size`], [`frames`], [`redis`]; [`report`] turns those structs into
+//! the table.
 //! A new part is a module with a `run` function and a struct, a field in
 //! [`Results`], an arm in [`bench`] and a section in [`report`].
 
@@ -28,6 +32,7 @@ mod browser;
 mod frames;
 mod machine;
 mod native;
+mod redis;
 mod report;
 mod size;
 
@@ -47,10 +52,17 @@ pub enum Part {
     Browser,
     Size,
     Frames,
+    Redis,
 }
 
 impl Part {
-    pub const ALL: [Part; 4] = [Part::Native, Part::Browser, Part::Size, Part::Frames];
+    pub const ALL: [Part; 5] = [
+        Part::Native,
+        Part::Browser,
+        Part::Size,
+        Part::Frames,
+        Part::Redis,
+    ];
 
     fn name(self) -> &'static str {
         match self {
@@ -58,6 +70,7 @@ impl Part {
             Part::Browser => "browser",
             Part::Size => "size",
             Part::Frames => "frames",
+            Part::Redis => "redis",
         }
     }
 
@@ -86,7 +99,7 @@ pub struct Options {
 
 pub const USAGE: &str = "\
 bench options:
-  --only PART[,PART]    run only these parts: native, browser, size, frames
+  --only PART[,PART]    run only these parts: native, browser, size, frames, redis
   --skip PART[,PART]    run all parts but these
   --quick               shorter runs (to try the pipeline; numbers are noisier)
   --readme              also paste the table into README.md's Benchmarks section
@@ -139,6 +152,7 @@ struct Results {
     browser: Option<browser::Browser>,
     size: Option<std::result::Result<Vec<BundleFile>, String>>,
     frames: Option<frames::Frames>,
+    redis: Option<redis::RedisBench>,
     load_before: String,
     load_after: String,
     quick: bool,
@@ -196,6 +210,7 @@ pub fn bench(ctx: &Ctx, opts: &Options) -> Result {
                     opts.frame_query.as_deref(),
                 )?);
             }
+            Part::Redis => r.redis = Some(redis::run(ctx, opts.quick)?),
         }
     }
     r.load_after = machine::load_average();
@@ -265,6 +280,8 @@ mod tests {
         assert_eq!(o.parts, vec![Part::Native, Part::Size]);
         assert!(o.quick && !o.readme);
         assert!(parse_options(&["--only".into(), "gpu".into()]).is_err());
-        assert!(parse_options(&["--skip".into(), "native,browser,size,frames".into()]).is_err());
+        assert!(
+            parse_options(&["--skip".into(), "native,browser,size,frames,redis".into()]).is_err()
+        );
     }
 }

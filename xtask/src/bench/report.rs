@@ -7,6 +7,7 @@ use std::path::Path;
 use super::browser::{self, Browser};
 use super::frames::{self, Frames};
 use super::native::{self, Native};
+use super::redis::{self, RedisBench};
 use super::Results;
 use crate::test::{self, BundleFile};
 use crate::util::{self, Result};
@@ -83,7 +84,55 @@ pub(super) fn markdown(r: &Results) -> String {
     if let Some(f) = &r.frames {
         frames_section(&mut t, f);
     }
+    if let Some(b) = &r.redis {
+        redis_section(&mut t, b);
+    }
     t
+}
+
+fn redis_section(t: &mut String, b: &RedisBench) {
+    let _ = writeln!(
+        t,
+        "\n**Decisions per second through each Lua script, Redis {}** (a redis-server of the \
+        benchmark's own on loopback; one connection, pipelines of {} calls, from Rust in \
+        release; {} requests of lab D's 1x traffic, 300 clients at 100/min, per script and \
+        round; median of {} rounds). Baseline: plain `INCR` on 300 keys through the same \
+        client in the same round, {} per s; each ratio is the median of the per-round \
+        ratios. Floors, for scale: `EVALSHA` of `return 1` (the least any script call \
+        costs) and a script that only GETs and SETs its key (the least a \
+        read-modify-write costs). Target: the O(1) scripts ≥ {}× INCR.\n",
+        b.version,
+        b.batch,
+        thousands(b.calls),
+        b.rounds,
+        thousands(b.incr_per_s as u64),
+        redis::TARGET_RATIO,
+    );
+    let _ = writeln!(
+        t,
+        "| script | decisions / s | × INCR | target ≥ {}× |",
+        redis::TARGET_RATIO
+    );
+    let _ = writeln!(t, "|---|---:|---:|---|");
+    for row in &b.rows {
+        let floor = row.id.starts_with("eval_");
+        let _ = writeln!(
+            t,
+            "| {} | {} | {:.2}× | {} |",
+            if floor {
+                format!("*{}*", row.id.replace('_', " "))
+            } else {
+                format!("{}.lua", row.id)
+            },
+            thousands(row.per_s as u64),
+            row.ratio,
+            if row.targeted() {
+                mark(row.ratio >= redis::TARGET_RATIO)
+            } else {
+                ""
+            }
+        );
+    }
 }
 
 fn native_section(t: &mut String, n: &Native) {

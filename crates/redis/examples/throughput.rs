@@ -1,0 +1,157 @@
+//! Decisions per second through each script on a local redis-server of its own,
+//! pipelined from Rust, next to plain `INCR` and two floors (`EVALSHA` of `return 1`,
+//! the least a script call costs; and a script that only GETs and SETs its key, the
+//! least a read-modify-write script costs) measured in the same rounds. `cargo xtask bench` runs it;
+//! it prints one line per measurement for xtask to read:
+//!
+//! ```text
+//! redis-version 7.0.15
+//! batch <calls per pipeline>
+//! round <r> <id> <calls> <seconds>
+//! ```
+//!
+//! `--quick` for fewer calls and one round. Nothing here asserts a time.
+
+use std::time::Instant;
+
+use ratelab_core::Algorithm;
+use ratelab_redis::redis::{self, Value};
+use ratelab_redis::server::RedisServer;
+use ratelab_redis::{Clock, Redis, RedisLimiter, BATCH};
+use ratelab_scripts::KeySpace;
+use ratelab_sim::sweep::SweepSpec;
+use ratelab_sim::traffic::Poisson;
+
+/// What any script call costs, measured with the same arguments as a limiter's: the
+/// call itself, and a read and a write (the least a read-modify-write script does).
+const FLOORS: [(&str, &str); 2] = [
+    ("eval_return_1", "return 1"),
+    (
+        "eval_get_set",
+        "local v = redis.call('GET', KEYS[1]) redis.call('SET', KEYS[1], '1:2', 'PX', '60000') return 1",
+    ),
+];
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("error: {e}");
+        std::process::exit(2);
+    }
+}
+
+fn run() -> Result<(), String> {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let (calls, rounds) = if quick { (20_000, 1) } else { (100_000, 5) };
+    let server = RedisServer::start()?;
+    let mut redis = server.connect().map_err(|e| e.to_string())?;
+    println!("redis-version {}", RedisServer::version()?);
+    println!("batch {BATCH}");
+    // Lab D's 1x traffic: 300 clients at 100 per minute, the first `calls` requests.
+    let spec = SweepSpec::lab_d(1);
+    let stream = Poisson {
+        clients: spec.clients,
+        load_permille: 1000,
+        limit: spec.limit,
+        period_ms: spec.period_ms,
+        duration_ms: spec.duration_ms,
+        seed: spec.seed,
+    }
+    .stream()
+    .map_err(|e| e.to_string())?;
+    let requests: Vec<(&str, Clock, u32)> = stream
+        .requests
+        .iter()
+        .take(calls)
+        .map(|r| (stream.key_name(r.key).unwrap_or(""), Clock::At(r.t), 1))
+        .collect();
+    let keys: Vec<String> = (0..spec.clients)
+        .map(|c| format!("ratelab:bench:{{c{c}}}"))
+        .collect();
+    let space = KeySpace::new("ratelab:bench").map_err(|e| e.to_string())?;
+    let limiters: Vec<Algorithm> = Algorithm::ALL
+        .into_iter()
+        .filter(|a| !a.is_teaching())
+        .collect();
+    for round in 1..=rounds {
+        let (n, s) = timed(requests.len(), |i0, i1| {
+            pipeline(
+                &mut redis,
+                (i0..i1).map(|i| {
+                    let mut c = redis::cmd("INCR");
+                    c.arg(&keys[i % keys.len()]);
+                    c
+                }),
+            )
+        })?;
+        println!("round {round} incr {n} {s:.6}");
+        for (id, text) in FLOORS {
+            let sha = match redis.command(redis::cmd("SCRIPT").arg("LOAD").arg(text)) {
+                Ok(Value::BulkString(b)) => String::from_utf8_lossy(&b).into_owned(),
+                other => return Err(format!("SCRIPT LOAD answered {other:?}")),
+            };
+            let (n, s) = timed(requests.len(), |i0, i1| {
+                pipeline(
+                    &mut redis,
+                    (i0..i1).map(|i| {
+                        let mut c = redis::cmd("EVALSHA");
+                        c.arg(&sha)
+                            .arg(1)
+                            .arg(&keys[i % keys.len()])
+                            .arg(i)
+                            .arg(1)
+                            .arg(0)
+                            .arg(100)
+                            .arg(60000);
+                        c
+                    }),
+                )
+            })?;
+            println!("round {round} {id} {n} {s:.6}");
+        }
+        for &a in &limiters {
+            let lane = format!("{}-{round}", a.id());
+            let params = ratelab_core::Params::new(spec.limit, spec.period_ms);
+            let mut l = RedisLimiter::new(&lane, a, &params, &space).map_err(|e| e.to_string())?;
+            let started = Instant::now();
+            l.check_many(&mut redis, &requests)
+                .map_err(|e| e.to_string())?;
+            println!(
+                "round {round} {} {} {:.6}",
+                a.id(),
+                requests.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+        redis
+            .command(&redis::cmd("FLUSHALL"))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Runs `send(from, to)` over `n` calls in batches of [`BATCH`], timed.
+fn timed(
+    n: usize,
+    mut send: impl FnMut(usize, usize) -> Result<(), String>,
+) -> Result<(usize, f64), String> {
+    let started = Instant::now();
+    let mut i = 0;
+    while i < n {
+        let j = (i + BATCH).min(n);
+        send(i, j)?;
+        i = j;
+    }
+    Ok((n, started.elapsed().as_secs_f64()))
+}
+
+fn pipeline(redis: &mut Redis, cmds: impl Iterator<Item = redis::Cmd>) -> Result<(), String> {
+    let mut p = redis::pipe();
+    for c in cmds {
+        p.add_command(c);
+    }
+    let replies: Vec<Value> = p.query(redis.connection()).map_err(|e| e.to_string())?;
+    match replies.iter().find(|v| matches!(v, Value::ServerError(_))) {
+        Some(e) => Err(format!("{e:?}")),
+        None => Ok(()),
+    }
+}
