@@ -69,8 +69,16 @@ fn a_server_going_away_mid_run_reports_nothing_half_written() {
     let url = server.url();
     let input = br#"{"scenario": "poisson", "clients": 200, "duration_ms": 600000,
         "limiters": [{"algorithm": "sliding_log"}, {"algorithm": "gcra"}, {"algorithm": "nginx", "burst": 5}]}"#;
+    // Stopped once the run is writing.
+    let mut watch = server.connect().unwrap();
     let killer = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(400));
+        let dbsize = ratelab_redis::redis::cmd("DBSIZE");
+        let started = std::time::Instant::now();
+        while watch.command(&dbsize).unwrap() == ratelab_redis::redis::Value::Int(0)
+            && started.elapsed() < Duration::from_secs(60)
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
         server.stop();
     });
     let out = ratelab(&["redis", "simulate", "--url", &url], input);

@@ -18,6 +18,8 @@ const REPLY_TIMEOUT: Duration = Duration::from_secs(30);
 /// A connection to one Redis server or to a Redis Cluster.
 pub struct Redis {
     url: String,
+    /// Every node given, for a cluster (to open another connection like this one).
+    nodes: Vec<String>,
     inner: Inner,
     /// Scripts loaded with `SCRIPT LOAD` through this connection.
     loaded: Vec<&'static str>,
@@ -25,7 +27,8 @@ pub struct Redis {
 
 enum Inner {
     Single(redis::Connection),
-    Cluster(ClusterConnection),
+    // Boxed: a cluster connection is four times the size of a single one.
+    Cluster(Box<ClusterConnection>),
 }
 
 /// One script call: EVALSHA, or EVAL with the text when the server lost it. The
@@ -73,9 +76,18 @@ impl Redis {
             .map_err(|e| fail("cannot set timeouts", e))?;
         Ok(Redis {
             url: url.to_string(),
+            nodes: Vec::new(),
             inner: Inner::Single(con),
             loaded: Vec::new(),
         })
+    }
+
+    /// Another connection to the same server or cluster.
+    pub fn reopen(&self) -> Result<Redis, Error> {
+        match self.inner {
+            Inner::Single(_) => Redis::connect(&self.url),
+            Inner::Cluster(_) => Redis::connect_cluster(&self.nodes),
+        }
     }
 
     /// Connects to a Redis Cluster through any of its nodes; every key is then sent
@@ -96,7 +108,8 @@ impl Redis {
             .map_err(|e| fail("cannot connect to the cluster", e))?;
         Ok(Redis {
             url: url.clone(),
-            inner: Inner::Cluster(con),
+            nodes: urls.to_vec(),
+            inner: Inner::Cluster(Box::new(con)),
             loaded: Vec::new(),
         })
     }
@@ -115,7 +128,7 @@ impl Redis {
     pub fn connection(&mut self) -> &mut dyn ConnectionLike {
         match &mut self.inner {
             Inner::Single(c) => c,
-            Inner::Cluster(c) => c,
+            Inner::Cluster(c) => c.as_mut(),
         }
     }
 
@@ -197,7 +210,7 @@ impl Redis {
                 for c in cmds {
                     p.add_command(c);
                 }
-                p.query::<Vec<Value>>(con)
+                p.query::<Vec<Value>>(con.as_mut())
             }
         };
         result.map_err(|e| self.lost("a pipeline of script calls failed", &e))

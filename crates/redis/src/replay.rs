@@ -104,6 +104,9 @@ pub fn replay(redis: &mut Redis, config: &Config, opts: &ReplayOptions) -> Resul
             });
         }
     }
+    // Lanes are independent (their own keys): two connections take turns, so that
+    // the server works on one lane's batch while the client prepares the other's.
+    let mut second = redis.reopen()?;
     // The engine's report on the same lanes (lab D's sweep is the engine's alone and
     // not replayed, so it is left out here too).
     let engine = ratelab_sim::run(&Config {
@@ -116,61 +119,55 @@ pub fn replay(redis: &mut Redis, config: &Config, opts: &ReplayOptions) -> Resul
         .iter()
         .map(|r| config.stream.key_name(r.key).unwrap_or(""))
         .collect();
-    let mut written: Vec<Vec<String>> = Vec::new();
+    let written: Vec<Vec<String>> = config
+        .lanes
+        .iter()
+        .map(|lane| LuaLane::new(lane.algorithm, &lane.params).map(|l| (lane, l)))
+        .collect::<Result<Vec<_>, _>>()?
+        .iter()
+        .flat_map(|(lane, l)| keys.iter().map(|k| l.keys(&opts.space, &lane.id, k)))
+        .collect();
     let started = Instant::now();
-    let mut differing = 0;
-    let mut described = Vec::new();
-    let result = run_with(config, |j, lane, stream| -> Result<Vec<Decided>, Error> {
-        let mut script = RedisLimiter::new(&lane.id, lane.algorithm, &lane.params, &opts.space)?
-            .with_slack(opts.slack_ms);
-        written.extend(keys.iter().map(|k| script.keys(k)));
-        let requests: Vec<(&str, Clock, u32)> = stream
-            .requests
-            .iter()
-            .map(|r| (stream.key_name(r.key).unwrap_or(""), Clock::At(r.t), r.cost))
-            .collect();
-        let decisions = script.check_many(redis, &requests)?;
-        let mut keyed = Keyed::new(
-            lane.build()
-                .map_err(|e| SimError::param(&format!("limiters[{j}]"), &e))?,
-        );
-        let mut out = Vec::with_capacity(decisions.len());
-        for (i, (r, d)) in stream.requests.iter().zip(&decisions).enumerate() {
-            let key = stream.key_name(r.key).unwrap_or("");
-            let e = keyed
-                .check(key, r.t, r.cost)
-                .map_err(|e| SimError::check(i, j, &lane.id, &e))?;
-            let mut diff = difference(&e, d);
-            if diff.is_none() && !rest_matches(keyed.get(key), r.t, d.rest_ms) {
-                diff = Some(format!(
-                    "at rest after {} ms per Redis, not per the engine",
-                    d.rest_ms
-                ));
-            }
-            if let Some(diff) = diff {
-                differing += 1;
-                if described.len() < DESCRIBED {
-                    described.push(format!(
-                        "limiters[{j}] ({}) requests[{i}] (t = {} ms, key {key:?}): {diff}",
-                        lane.id, r.t
-                    ));
-                }
-            }
-            out.push(Decided {
-                allowed: d.allowed,
-                wait: d.wait,
-                state_numbers: usize::try_from(d.state_numbers).unwrap_or(usize::MAX),
-            });
-        }
-        Ok(out)
+    let lanes: Vec<usize> = (0..config.lanes.len()).collect();
+    let (even, odd): (Vec<usize>, Vec<usize>) = lanes.iter().partition(|&&j| j % 2 == 0);
+    let run_lanes = |redis: &mut Redis, js: &[usize]| -> Vec<(usize, Result<Lane, Error>)> {
+        js.iter()
+            .map(|&j| (j, replay_lane(redis, config, j, opts)))
+            .collect()
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let other = s.spawn(|| run_lanes(&mut second, &odd));
+        let mine = run_lanes(redis, &even);
+        (mine, other.join())
     });
+    let b = b.map_err(|_| Error::Input("a replay thread panicked".into()))?;
+    let mut by_lane: Vec<Option<Result<Lane, Error>>> =
+        (0..config.lanes.len()).map(|_| None).collect();
+    for (j, lane) in a.into_iter().chain(b) {
+        by_lane[j] = Some(lane);
+    }
     let elapsed = started.elapsed();
     let cleanup = if opts.keep {
         Ok(())
     } else {
         delete(redis, &written)
     };
-    let report = result?;
+    let mut differing = 0;
+    let mut described = Vec::new();
+    let mut decided: Vec<Option<Vec<Decided>>> = Vec::with_capacity(by_lane.len());
+    for lane in by_lane {
+        let lane = lane.ok_or_else(|| Error::Input("a lane was not replayed".into()))??;
+        differing += lane.differing;
+        described.extend(lane.described);
+        decided.push(Some(lane.decided));
+    }
+    described.truncate(DESCRIBED);
+    let report = run_with(config, |j, _, _| -> Result<Vec<Decided>, Error> {
+        decided
+            .get_mut(j)
+            .and_then(Option::take)
+            .ok_or_else(|| Error::Input(format!("limiters[{j}] has no decisions")))
+    })?;
     cleanup?;
     if elapsed.as_millis() > opts.slack_ms as u128 {
         return Err(Error::TooSlow {
@@ -187,6 +184,68 @@ pub fn replay(redis: &mut Redis, config: &Config, opts: &ReplayOptions) -> Resul
         limiter_keys: written.len(),
         elapsed,
     })
+}
+
+/// One lane through Redis, compared request by request with the engine.
+struct Lane {
+    decided: Vec<Decided>,
+    differing: usize,
+    described: Vec<String>,
+}
+
+fn replay_lane(
+    redis: &mut Redis,
+    config: &Config,
+    j: usize,
+    opts: &ReplayOptions,
+) -> Result<Lane, Error> {
+    let lane = &config.lanes[j];
+    let stream = &config.stream;
+    let mut script = RedisLimiter::new(&lane.id, lane.algorithm, &lane.params, &opts.space)?
+        .with_slack(opts.slack_ms);
+    let requests: Vec<(&str, Clock, u32)> = stream
+        .requests
+        .iter()
+        .map(|r| (stream.key_name(r.key).unwrap_or(""), Clock::At(r.t), r.cost))
+        .collect();
+    let decisions = script.check_many(redis, &requests)?;
+    let mut keyed = Keyed::new(
+        lane.build()
+            .map_err(|e| SimError::param(&format!("limiters[{j}]"), &e))?,
+    );
+    let mut out = Lane {
+        decided: Vec::with_capacity(decisions.len()),
+        differing: 0,
+        described: Vec::new(),
+    };
+    for (i, (r, d)) in stream.requests.iter().zip(&decisions).enumerate() {
+        let key = stream.key_name(r.key).unwrap_or("");
+        let e = keyed
+            .check(key, r.t, r.cost)
+            .map_err(|e| SimError::check(i, j, &lane.id, &e))?;
+        let mut diff = difference(&e, d);
+        if diff.is_none() && !rest_matches(keyed.get(key), r.t, d.rest_ms) {
+            diff = Some(format!(
+                "at rest after {} ms per Redis, not per the engine",
+                d.rest_ms
+            ));
+        }
+        if let Some(diff) = diff {
+            out.differing += 1;
+            if out.described.len() < DESCRIBED {
+                out.described.push(format!(
+                    "limiters[{j}] ({}) requests[{i}] (t = {} ms, key {key:?}): {diff}",
+                    lane.id, r.t
+                ));
+            }
+        }
+        out.decided.push(Decided {
+            allowed: d.allowed,
+            wait: d.wait,
+            state_numbers: usize::try_from(d.state_numbers).unwrap_or(usize::MAX),
+        });
+    }
+    Ok(out)
 }
 
 /// Whether keys exist under the namespace: how many were seen (scanning stops at

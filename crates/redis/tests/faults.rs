@@ -85,13 +85,19 @@ fn a_server_that_goes_away_mid_run_gives_no_report() {
     let mut redis = server.connect().unwrap();
     let url = server.url();
     let config = keyed_poisson(100, 600_000, 3);
+    // Stopped once the replay is writing.
+    let mut watch = server.connect().unwrap();
     let stopper = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(300));
+        let started = std::time::Instant::now();
+        while watch.command(&redis::cmd("DBSIZE")).unwrap() == redis::Value::Int(0)
+            && started.elapsed() < Duration::from_secs(60)
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
         server.stop();
     });
-    let e = replay(&mut redis, &config, &ReplayOptions::default())
-        .err()
-        .expect("the server went away");
+    let e =
+        replay(&mut redis, &config, &ReplayOptions::default()).expect_err("the server went away");
     stopper.join().unwrap();
     let line = e.to_string();
     assert!(line.starts_with(&format!("{url}: ")), "{line}");
