@@ -341,13 +341,7 @@ fn browser_tools(ctx: &Ctx, need: Browsers) -> Result<Tools> {
             missing_apt.join(" ")
         );
         if is_root(ctx) {
-            installing("browsers (apt)", &missing_apt.join(" "));
-            run(ctx.cmd("apt-get").arg("update"))?;
-            run(ctx
-                .cmd("apt-get")
-                .args(["install", "-y"])
-                .args(&missing_apt)
-                .env("DEBIAN_FRONTEND", "noninteractive"))?;
+            apt_install(ctx, "browsers (apt)", &missing_apt)?;
             tools.chromium = look(&["chromium"]);
             tools.chromedriver = look(&["chromedriver"]);
             tools.firefox = look(&["firefox-esr", "firefox"]);
@@ -405,10 +399,8 @@ fn browser_tools(ctx: &Ctx, need: Browsers) -> Result<Tools> {
     Ok(tools)
 }
 
-/// redis-server, redis-cli and nginx, from Debian, as the browsers are. Installing
-/// a Debian server package normally starts its service; a `policy-rc.d` that says
-/// no is put in place for the install (when there is none already), so that no
-/// system Redis or nginx is left running: the tests start their own.
+/// redis-server, redis-cli and nginx, from Debian, as the browsers are (see
+/// [`apt_install`]: no service is started; the tests start their own).
 fn servers(ctx: &Ctx, need: Browsers) -> Result {
     let look = |program: &str| {
         ctx.which(program).or_else(|| {
@@ -426,23 +418,7 @@ fn servers(ctx: &Ctx, need: Browsers) -> Result {
     if !missing.is_empty() {
         let command = format!("apt-get update && apt-get install -y {}", missing.join(" "));
         if is_root(ctx) {
-            installing("servers (apt)", &missing.join(" "));
-            let policy = Path::new("/usr/sbin/policy-rc.d");
-            let ours = !policy.exists();
-            if ours {
-                write_policy(policy)?;
-            }
-            let installed = run(ctx.cmd("apt-get").arg("update")).and_then(|()| {
-                run(ctx
-                    .cmd("apt-get")
-                    .args(["install", "-y", "--no-install-recommends"])
-                    .args(&missing)
-                    .env("DEBIAN_FRONTEND", "noninteractive"))
-            });
-            if ours {
-                let _ = std::fs::remove_file(policy);
-            }
-            installed?;
+            apt_install(ctx, "servers (apt)", &missing)?;
         } else if need == Browsers::Required {
             return Err(format!(
                 "missing {}; the Redis and nginx tests need them. Run as root:\n    sudo sh -c '{command}'",
@@ -492,6 +468,29 @@ fn servers(ctx: &Ctx, need: Browsers) -> Result {
         }
     }
     Ok(())
+}
+
+/// `apt-get update`, then installs `packages`. A Debian server package normally
+/// starts its service; a `policy-rc.d` that says no is put in place for the install
+/// (when there is none already), so that no system Redis or nginx is left running.
+fn apt_install(ctx: &Ctx, what: &str, packages: &[&str]) -> Result {
+    installing(what, &packages.join(" "));
+    let policy = Path::new("/usr/sbin/policy-rc.d");
+    let ours = !policy.exists();
+    if ours {
+        write_policy(policy)?;
+    }
+    let installed = run(ctx.cmd("apt-get").arg("update")).and_then(|()| {
+        run(ctx
+            .cmd("apt-get")
+            .args(["install", "-y"])
+            .args(packages)
+            .env("DEBIAN_FRONTEND", "noninteractive"))
+    });
+    if ours {
+        let _ = std::fs::remove_file(policy);
+    }
+    installed
 }
 
 /// A `policy-rc.d` that forbids starting services (exit 101), executable.

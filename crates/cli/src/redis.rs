@@ -42,11 +42,7 @@ fn flags(list: &[String]) -> Result<Flags, Failure> {
     };
     let mut it = list.iter();
     while let Some(flag) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| Failure(format!("{flag}: needs a value")))
-        };
+        let mut value = || value_of(flag, &mut it);
         match flag.as_str() {
             "--url" => f.url = value()?,
             "--prefix" => f.prefix = value()?,
@@ -63,6 +59,13 @@ fn flags(list: &[String]) -> Result<Flags, Failure> {
         }
     }
     Ok(f)
+}
+
+/// The argument after `flag`.
+fn value_of<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<String, Failure> {
+    it.next()
+        .cloned()
+        .ok_or_else(|| Failure(format!("{flag}: needs a value")))
 }
 
 fn count(flag: &str, text: &str) -> Result<u64, Failure> {
@@ -235,11 +238,7 @@ pub fn lua(args: &[String]) -> Result<Output, Failure> {
     let mut prefix = ratelab_scripts::DEFAULT_PREFIX.to_string();
     let mut it = rest.iter();
     while let Some(flag) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| Failure(format!("{flag}: needs a value")))
-        };
+        let mut value = || value_of(flag, &mut it);
         match flag.as_str() {
             "--limit" => params.limit = count("--limit", &value()?)?,
             "--period" => {

@@ -6,15 +6,17 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
+use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::server::{find_binary, free_port, Guard, TempDir};
+use crate::server::{find_binary, start_on_free_port, Guard, TempDir};
 
 /// A running nginx.
 #[derive(Debug)]
 pub struct Nginx {
-    guard: Guard,
+    // Held for its drop (stopping nginx), before the directory goes.
+    _guard: Guard,
     port: u16,
     dir: TempDir,
 }
@@ -37,73 +39,31 @@ impl Nginx {
     /// `limit` (the `limit_req` lines, in the location that serves the file).
     pub fn start(zone: &str, limit: &str) -> Result<Nginx, String> {
         let binary = find_binary("nginx")?;
-        let mut last_error = String::new();
-        for _ in 0..5 {
-            let port = free_port()?;
-            let dir = TempDir::new("nginx")?;
-            let d = dir.path().display();
-            std::fs::create_dir_all(dir.path().join("html")).map_err(|e| e.to_string())?;
-            std::fs::write(dir.path().join("html/index.html"), "ok\n")
-                .map_err(|e| e.to_string())?;
-            let conf = format!(
-                "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\n\
-                 error_log {d}/error.log warn;\nevents {{ worker_connections 512; }}\n\
-                 http {{\n  log_format ratelab '$msec $request_time $status $request_uri';\n\
-                 access_log {d}/access.log ratelab;\n\
-                 client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n\
-                 fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n\
-                 {zone}\n\
-                 server {{\n    listen 127.0.0.1:{port};\n    location / {{\n      root {d}/html;\n\
-                 {limit}\n    }}\n  }}\n}}\n"
-            );
-            std::fs::write(dir.path().join("nginx.conf"), conf).map_err(|e| e.to_string())?;
-            let child = Command::new(&binary)
-                .arg("-p")
-                .arg(dir.path())
-                .arg("-c")
-                .arg(dir.path().join("nginx.conf"))
-                .arg("-e")
-                .arg(dir.path().join("error.log"))
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
-            let mut n = Nginx {
-                guard: Guard(child),
-                port,
-                dir,
-            };
-            match n.wait_ready() {
-                Ok(()) => return Ok(n),
-                Err(e) => last_error = e,
-            }
-        }
-        Err(last_error)
-    }
-
-    fn wait_ready(&mut self) -> Result<(), String> {
-        let started = Instant::now();
-        loop {
-            if let Ok(Some(status)) = self.guard.0.try_wait() {
-                let log =
-                    std::fs::read_to_string(self.dir.path().join("error.log")).unwrap_or_default();
-                return Err(format!(
-                    "nginx exited ({status}): {}",
-                    log.lines().last().unwrap_or("")
-                ));
-            }
-            if TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
-                return Ok(());
-            }
-            if started.elapsed() > Duration::from_secs(10) {
-                return Err(format!(
-                    "nginx on port {} did not listen within 10 s",
-                    self.port
-                ));
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let (guard, port, dir) = start_on_free_port(
+            "nginx",
+            "error.log",
+            |port, dir| {
+                write_config(dir, port, zone, limit)?;
+                Command::new(&binary)
+                    .arg("-p")
+                    .arg(dir)
+                    .arg("-c")
+                    .arg(dir.join("nginx.conf"))
+                    .arg("-e")
+                    .arg(dir.join("error.log"))
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .map_err(|e| format!("cannot start {}: {e}", binary.display()))
+            },
+            |port| TcpStream::connect(("127.0.0.1", port)).is_ok(),
+        )?;
+        Ok(Nginx {
+            _guard: guard,
+            port,
+            dir,
+        })
     }
 
     /// Its port.
@@ -127,6 +87,26 @@ impl Nginx {
             .map_err(|e| format!("cannot read nginx's access log: {e}"))?;
         text.lines().map(parse_line).collect()
     }
+}
+
+/// One process (`master_process off`), in the foreground, everything in `dir`: the
+/// page, the logs, the temporary paths (Debian's defaults are under /var).
+fn write_config(dir: &Path, port: u16, zone: &str, limit: &str) -> Result<(), String> {
+    let d = dir.display();
+    std::fs::create_dir_all(dir.join("html")).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("html/index.html"), "ok\n").map_err(|e| e.to_string())?;
+    let conf = format!(
+        "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\n\
+         error_log {d}/error.log warn;\nevents {{ worker_connections 512; }}\n\
+         http {{\n  log_format ratelab '$msec $request_time $status $request_uri';\n\
+         access_log {d}/access.log ratelab;\n\
+         client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n\
+         fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n\
+         {zone}\n\
+         server {{\n    listen 127.0.0.1:{port};\n    location / {{\n      root {d}/html;\n\
+         {limit}\n    }}\n  }}\n}}\n"
+    );
+    std::fs::write(dir.join("nginx.conf"), conf).map_err(|e| e.to_string())
 }
 
 /// Sends `GET uri` on `stream` (one request, then the connection closes) and

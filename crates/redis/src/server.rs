@@ -68,13 +68,50 @@ pub(crate) fn find_binary(name: &str) -> Result<PathBuf, String> {
         .ok_or_else(|| format!("{name} not found (cargo xtask setup installs Debian's package)"))
 }
 
+/// Starts a server on a free loopback port in a temporary directory of its own:
+/// `spawn(port, dir)` starts it, `ready(port)` says whether it answers yet. Tried up
+/// to five times, since a free port can be taken before the server binds it. A
+/// server that exits first is reported with the last line of its `log` file.
+pub(crate) fn start_on_free_port(
+    tag: &str,
+    log: &str,
+    spawn: impl Fn(u16, &Path) -> Result<Child, String>,
+    ready: impl Fn(u16) -> bool,
+) -> Result<(Guard, u16, TempDir), String> {
+    let mut last_error = String::new();
+    for _ in 0..5 {
+        let port = free_port()?;
+        let dir = TempDir::new(tag)?;
+        let mut guard = Guard(spawn(port, dir.path())?);
+        let started = Instant::now();
+        last_error = loop {
+            if let Ok(Some(status)) = guard.0.try_wait() {
+                let text = std::fs::read_to_string(dir.path().join(log)).unwrap_or_default();
+                break format!(
+                    "{tag} on port {port} exited ({status}): {}",
+                    text.lines().last().unwrap_or("")
+                );
+            }
+            if ready(port) {
+                return Ok((guard, port, dir));
+            }
+            if started.elapsed() > Duration::from_secs(10) {
+                break format!("{tag} on port {port} did not answer within 10 s");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+    }
+    Err(last_error)
+}
+
 /// A `redis-server` of our own.
 #[derive(Debug)]
 pub struct RedisServer {
-    // Dropped first: the server is stopped before its directory goes.
-    guard: Guard,
+    // Held for their drops, in this order: the server is stopped before its
+    // directory goes.
+    _guard: Guard,
     port: u16,
-    dir: TempDir,
+    _dir: TempDir,
 }
 
 impl RedisServer {
@@ -87,62 +124,34 @@ impl RedisServer {
     /// The same with extra `redis-server` options (e.g. `--cluster-enabled yes`).
     pub fn start_with(extra: &[&str]) -> Result<RedisServer, String> {
         let binary = find_binary("redis-server")?;
-        let mut last_error = String::new();
-        // The free port can be taken by someone else before the server binds it.
-        for _ in 0..5 {
-            let port = free_port()?;
-            let dir = TempDir::new("redis")?;
-            let child = Command::new(&binary)
-                .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-                .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
-                .arg("--dir")
-                .arg(dir.path())
-                .arg("--logfile")
-                .arg(dir.path().join("redis.log"))
-                .args(extra)
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
-            let mut server = RedisServer {
-                guard: Guard(child),
-                port,
-                dir,
-            };
-            match server.wait_ready() {
-                Ok(()) => return Ok(server),
-                Err(e) => last_error = e,
-            }
-        }
-        Err(last_error)
-    }
-
-    fn wait_ready(&mut self) -> Result<(), String> {
-        let started = Instant::now();
-        loop {
-            if let Ok(Some(status)) = self.guard.0.try_wait() {
-                let log =
-                    std::fs::read_to_string(self.dir.path().join("redis.log")).unwrap_or_default();
-                let last = log.lines().last().unwrap_or("").to_string();
-                return Err(format!(
-                    "redis-server on port {} exited ({status}): {last}",
-                    self.port
-                ));
-            }
-            if let Ok(mut r) = Redis::connect(&self.url()) {
-                if r.command(&redis::cmd("PING")).is_ok() {
-                    return Ok(());
-                }
-            }
-            if started.elapsed() > Duration::from_secs(10) {
-                return Err(format!(
-                    "redis-server on port {} did not answer within 10 s",
-                    self.port
-                ));
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let (guard, port, dir) = start_on_free_port(
+            "redis",
+            "redis.log",
+            |port, dir| {
+                Command::new(&binary)
+                    .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+                    .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+                    .arg("--dir")
+                    .arg(dir)
+                    .arg("--logfile")
+                    .arg(dir.join("redis.log"))
+                    .args(extra)
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .map_err(|e| format!("cannot start {}: {e}", binary.display()))
+            },
+            |port| {
+                Redis::connect(&format!("redis://127.0.0.1:{port}"))
+                    .is_ok_and(|mut r| r.command(&redis::cmd("PING")).is_ok())
+            },
+        )?;
+        Ok(RedisServer {
+            _guard: guard,
+            port,
+            _dir: dir,
+        })
     }
 
     /// `redis://127.0.0.1:<port>`.

@@ -11,20 +11,9 @@ use ratelab_redis::server::RedisServer;
 use ratelab_redis::{Clock, RedisLimiter};
 use ratelab_scripts::{KeySpace, LuaLane};
 
-const ALGORITHMS: [Algorithm; 8] = [
-    Algorithm::FixedWindow,
-    Algorithm::FixedWindowAnchored,
-    Algorithm::SlidingLog,
-    Algorithm::SlidingWindowCounter,
-    Algorithm::TokenBucket,
-    Algorithm::LeakyQueue,
-    Algorithm::Gcra,
-    Algorithm::Nginx,
-];
-
 fn params() -> impl Strategy<Value = (Algorithm, Params)> {
     (
-        0..ALGORITHMS.len(),
+        0..8usize,
         1u64..12,
         prop_oneof![
             1u64..50,
@@ -38,7 +27,8 @@ fn params() -> impl Strategy<Value = (Algorithm, Params)> {
         any::<bool>(),
     )
         .prop_map(|(a, limit, period, burst, delay, nodelay)| {
-            let a = ALGORITHMS[a];
+            // The eight with a script come first in Algorithm::ALL.
+            let a = Algorithm::ALL[a];
             let burst = match (a, burst) {
                 (Algorithm::Nginx, b) => b,
                 (_, b) => b.map(|b| b.max(1)),

@@ -7,11 +7,7 @@
 -- TTL      the end of the window.
 local NAME = 'fixed_window'
 --@prelude
-local limit = int('limit', ARGV[4], 1, 4294967295)
-local period = int('period_ms', ARGV[5], 1, BIG - 1)
-if not E and cost > limit then
-  E = format('cost: %d exceeds what this limiter can ever allow at once (%d), so it could never pass', cost, limit)
-end
+fits(limit)
 if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
 
 local k = floor(now / period)

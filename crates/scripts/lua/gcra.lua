@@ -12,15 +12,9 @@
 -- TTL      when TAT is reached (the meter is empty again).
 local NAME = 'gcra'
 --@prelude
-local limit = int('limit', ARGV[4], 1, 4294967295)
-local period = int('period_ms', ARGV[5], 1, BIG - 1)
 local burst = int('burst', ARGV[6], 1, 4294967295)
-if not E and burst * period > 2251799813685247 then
-  E = format('%s: %d is too large for this period_ms (at most %d, so that %s · period_ms stays below 2^51)', 'burst', burst, floor(2251799813685247 / period), 'burst')
-end
-if not E and cost > burst then
-  E = format('cost: %d exceeds what this limiter can ever allow at once (%d), so it could never pass', cost, burst)
-end
+product('burst', burst)
+fits(burst)
 if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
 
 local horizon = burst * period -- τ + T

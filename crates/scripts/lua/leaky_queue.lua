@@ -14,15 +14,9 @@
 -- TTL      when the last accepted request has left (the queue is empty).
 local NAME = 'leaky_queue'
 --@prelude
-local limit = int('limit', ARGV[4], 1, 4294967295)
-local period = int('period_ms', ARGV[5], 1, BIG - 1)
 local capacity = int('burst', ARGV[6], 1, 4294967295)
-if not E and capacity * period > 2251799813685247 then
-  E = format('%s: %d is too large for this period_ms (at most %d, so that %s · period_ms stays below 2^51)', 'burst', capacity, floor(2251799813685247 / period), 'burst')
-end
-if not E and cost > capacity then
-  E = format('cost: %d exceeds what this limiter can ever allow at once (%d), so it could never pass', cost, capacity)
-end
+product('burst', capacity)
+fits(capacity)
 if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
 
 local full = capacity * period -- capacity · gap

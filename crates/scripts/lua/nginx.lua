@@ -13,8 +13,6 @@
 -- TTL      when the excess has drained so far that a request would start from 0.
 local NAME = 'nginx'
 --@prelude
-local limit = int('limit', ARGV[4], 1, 4294967295)
-local period = int('period_ms', ARGV[5], 1, BIG - 1)
 local burst = int('burst', ARGV[6], 0, 4294967295) * 1000
 local delay
 if ARGV[7] ~= 'nodelay' then delay = int('delay', ARGV[7], 0, 4294967295) * 1000 end
@@ -22,9 +20,7 @@ local rate = floor(limit * 1000000 / period)
 if not E and rate < 1 then
   E = 'period_ms: nginx needs a rate of at least 0.001 requests per second (limit · 1000000 / period_ms ≥ 1)'
 end
-if not E and cost > burst / 1000 + 1 then
-  E = format('cost: %d exceeds what this limiter can ever allow at once (%d), so it could never pass', cost, burst / 1000 + 1)
-end
+fits(burst / 1000 + 1)
 if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
 
 -- The excess `stored` at `last` becomes, `now − last` ms later, with `add` more:

@@ -33,6 +33,22 @@ else
 end
 local cost = int('cost', ARGV[2], 1, 4294967295)
 local slack = int('slack_ms', ARGV[3], 0, BIG - 1)
+-- Every limiter's rate: limit requests per period_ms.
+local limit = int('limit', ARGV[4], 1, 4294967295)
+local period = int('period_ms', ARGV[5], 1, BIG - 1)
+-- A cost beyond what the limiter can ever allow at once is refused, not denied.
+local function fits(capacity)
+  if not E and cost > capacity then
+    E = format('cost: %d exceeds what this limiter can ever allow at once (%d), so it could never pass', cost, capacity)
+  end
+end
+-- count · period_ms must stay below 2^51.
+local function product(name, count)
+  if not E and count * period > 2251799813685247 then
+    E = format('%s: %d is too large for this period_ms (at most %d, so that %s · period_ms stays below 2^51)',
+      name, count, floor(2251799813685247 / period), name)
+  end
+end
 
 -- Every key carries a TTL that ends when the limiter is at rest, rest_ms after now:
 -- from then on a missing key decides exactly as the stored state would. On the

@@ -11,14 +11,8 @@
 --          are both 0 again).
 local NAME = 'sliding_window_counter'
 --@prelude
-local limit = int('limit', ARGV[4], 1, 4294967295)
-local period = int('period_ms', ARGV[5], 1, BIG - 1)
-if not E and limit * period > 2251799813685247 then
-  E = format('%s: %d is too large for this period_ms (at most %d, so that %s · period_ms stays below 2^51)', 'limit', limit, floor(2251799813685247 / period), 'limit')
-end
-if not E and cost > limit then
-  E = format('cost: %d exceeds what this limiter can ever allow at once (%d), so it could never pass', cost, limit)
-end
+product('limit', limit)
+fits(limit)
 if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
 
 local k = floor(now / period)
