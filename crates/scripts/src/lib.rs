@@ -47,6 +47,7 @@ extern crate alloc;
 mod call;
 mod lane;
 pub mod nginx;
+pub mod production;
 mod space;
 pub mod teaching;
 
