@@ -9,20 +9,21 @@ use crate::RedisDecision;
 /// the remaining requests, and so every header).
 pub fn difference(engine: &Decision, redis: &RedisDecision) -> Option<String> {
     let mut diffs = Vec::new();
-    if engine.allowed != redis.allowed {
-        diffs.push(format!("allowed {} vs {}", engine.allowed, redis.allowed));
+    if engine.allowed() != redis.allowed {
+        diffs.push(format!("allowed {} vs {}", engine.allowed(), redis.allowed));
     }
-    if engine.wait != redis.wait {
-        diffs.push(format!("wait {} vs {}", engine.wait, redis.wait));
+    if engine.wait() != redis.wait {
+        diffs.push(format!("wait {} vs {}", engine.wait(), redis.wait));
     }
-    if engine.retry_after != redis.retry_after {
+    if engine.retry_after() != redis.retry_after {
         diffs.push(format!(
             "retry_after {} vs {}",
-            engine.retry_after, redis.retry_after
+            engine.retry_after(),
+            redis.retry_after
         ));
     }
-    if engine.reset != redis.reset {
-        diffs.push(format!("reset {} vs {}", engine.reset, redis.reset));
+    if engine.reset() != redis.reset {
+        diffs.push(format!("reset {} vs {}", engine.reset(), redis.reset));
     }
     if engine.remaining() != redis.remaining {
         diffs.push(format!(
@@ -41,10 +42,10 @@ pub fn difference(engine: &Decision, redis: &RedisDecision) -> Option<String> {
         )
     };
     let a = numbers(
-        engine.allowed,
-        engine.retry_after,
+        engine.allowed(),
+        engine.retry_after(),
         engine.remaining(),
-        engine.reset,
+        engine.reset(),
     );
     let b = numbers(
         redis.allowed,

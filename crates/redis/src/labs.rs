@@ -57,7 +57,7 @@ pub fn race(
     let mut engine = AnyLimiter::new(Algorithm::TokenBucket, &params)
         .map_err(|e| Error::Input(e.to_string()))?;
     let engine_admitted = (0..requests)
-        .filter(|_| engine.check(0, 1).is_ok_and(|d| d.allowed))
+        .filter(|_| engine.check(0, 1).is_ok_and(|d| d.allowed()))
         .count();
     let lane = format!("race-{}", std::process::id());
     let script = RedisLimiter::new(&lane, Algorithm::TokenBucket, &params, space)?;

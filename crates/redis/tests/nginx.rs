@@ -112,7 +112,7 @@ fn check(case: &Case) {
             .collect();
         let mut want: Vec<(u16, u64)> = decided
             .iter()
-            .map(|d| (if d.allowed { 200 } else { 429 }, d.wait.ceil_ms()))
+            .map(|d| (if d.allowed() { 200 } else { 429 }, d.wait().ceil_ms()))
             .collect();
         let mut got: Vec<(u16, u64)> = group.iter().map(|l| (l.status, l.held_ms)).collect();
         want.sort();

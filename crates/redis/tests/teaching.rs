@@ -110,7 +110,11 @@ fn adding_before_counting_blocks_a_persistent_client_forever() {
         let t = i * 400;
         let wrong = zadd_first(&mut redis, "zadd-first", t, i, 2, 1000).unwrap();
         // Exactly the engine's own teaching variant, which logs denials too.
-        assert_eq!(wrong, wrong_engine.check(t, 1).unwrap().allowed, "t = {t}");
+        assert_eq!(
+            wrong,
+            wrong_engine.check(t, 1).unwrap().allowed(),
+            "t = {t}"
+        );
         passed_wrong += wrong as u32;
         passed_right += right
             .check(&mut redis, "c", Clock::At(t), 1)

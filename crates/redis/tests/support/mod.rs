@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use ratelab_core::{Algorithm, Params};
-use ratelab_sim::{scenario, Config, LaneSpec, Overrides};
+use ratelab_sim::{scenario, Config, LaneSpec, Overrides, ScenarioId};
 
 /// Every limiter that has a script, at `limit` per `period_ms`, with options that
 /// exercise each one (nginx twice: delaying, and `nodelay`).
@@ -31,8 +31,9 @@ pub fn all_lanes(limit: u64, period_ms: u64) -> Vec<LaneSpec> {
 }
 
 /// Scenario `id` with its own stream and budget, run through [`all_lanes`].
-pub fn scenario_config(id: &str, overrides: Overrides) -> Config {
-    let base = scenario(id, &overrides).expect(id);
+pub fn scenario_config(name: &str, overrides: Overrides) -> Config {
+    let id = ScenarioId::from_id(name).expect(name);
+    let base = scenario(id, &overrides).expect(name);
     let (limit, period) = base
         .lanes
         .first()
@@ -45,7 +46,7 @@ pub fn scenario_config(id: &str, overrides: Overrides) -> Config {
             ..overrides
         },
     )
-    .expect(id)
+    .expect(name)
 }
 
 /// A keyed Poisson stream (`clients` clients × `duration_ms` at the limit of 100
