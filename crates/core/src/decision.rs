@@ -250,13 +250,31 @@ pub enum Dialect {
 
 impl Headers {
     fn new(d: &Decision, policy: &Policy) -> Headers {
+        Headers::from_numbers(
+            d.allowed(),
+            d.retry_after(),
+            d.reset(),
+            d.remaining(),
+            policy,
+        )
+    }
+
+    /// The response for a decision given by its numbers, rounded exactly as
+    /// [`Decision::headers`] rounds: for a decision made elsewhere that must answer
+    /// the same (ratelab-redis's scripts, whose replies carry these numbers).
+    pub fn from_numbers(
+        allowed: bool,
+        retry_after: Ms,
+        reset: Ms,
+        remaining: u64,
+        policy: &Policy,
+    ) -> Headers {
         let w = policy.window_ms.div_ceil(1000);
-        let retry_after = (!d.allowed()).then(|| d.retry_after().ceil_secs().max(1));
+        let retry_after = (!allowed).then(|| retry_after.ceil_secs().max(1));
         // On a 429, t names the moment Retry-After names (SPEC, "Beyond one process").
-        let reset = retry_after.unwrap_or_else(|| d.reset().ceil_secs());
-        let remaining = d.remaining();
+        let reset = retry_after.unwrap_or_else(|| reset.ceil_secs());
         Headers {
-            status: if d.allowed() { 200 } else { 429 },
+            status: if allowed { 200 } else { 429 },
             retry_after,
             policy: format!("\"default\";q={};w={}", policy.limit, w),
             ratelimit: format!("\"default\";r={remaining};t={reset}"),

@@ -1,6 +1,6 @@
 //! The engine's decision and a script's, side by side.
 
-use ratelab_core::{Decision, Limiter, Ms};
+use ratelab_core::{Decision, Limiter, Policy};
 
 use crate::RedisDecision;
 
@@ -33,28 +33,18 @@ pub fn difference(engine: &Decision, redis: &RedisDecision) -> Option<String> {
         ));
     }
     // The header numbers: Retry-After, RateLimit's r and t (the policy is the
-    // lane's, the same on both sides).
-    let numbers = |allowed: bool, retry: Ms, remaining: u64, reset: Ms| {
-        (
-            (!allowed).then(|| retry.ceil_secs().max(1)),
-            remaining,
-            reset.ceil_secs(),
-        )
+    // lane's, the same on both sides, and any one shows the numbers).
+    let policy = Policy {
+        limit: 1,
+        window_ms: 1,
     };
-    let a = numbers(
-        engine.allowed(),
-        engine.retry_after(),
-        engine.remaining(),
-        engine.reset(),
-    );
-    let b = numbers(
-        redis.allowed,
-        redis.retry_after,
-        redis.remaining,
-        redis.reset,
-    );
+    let (a, b) = (engine.headers(&policy), redis.headers(&policy));
     if a != b {
-        diffs.push(format!("header numbers (Retry-After, r, t) {a:?} vs {b:?}"));
+        diffs.push(format!(
+            "header numbers (Retry-After, r, t) {:?} vs {:?}",
+            (a.retry_after, a.remaining, a.reset),
+            (b.retry_after, b.remaining, b.reset)
+        ));
     }
     (!diffs.is_empty()).then(|| format!("engine vs redis: {}", diffs.join(", ")))
 }

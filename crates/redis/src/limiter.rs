@@ -52,20 +52,13 @@ pub struct RedisDecision {
 impl RedisDecision {
     /// The response a server would send for it under `policy`.
     pub fn headers(&self, policy: &Policy) -> Headers {
-        Headers {
-            status: if self.allowed { 200 } else { 429 },
-            retry_after: (!self.allowed).then(|| self.retry_after.ceil_secs().max(1)),
-            policy: format!(
-                "\"default\";q={};w={}",
-                policy.limit,
-                policy.window_ms.div_ceil(1000)
-            ),
-            ratelimit: format!(
-                "\"default\";r={};t={}",
-                self.remaining,
-                self.reset.ceil_secs()
-            ),
-        }
+        Headers::from_numbers(
+            self.allowed,
+            self.retry_after,
+            self.reset,
+            self.remaining,
+            policy,
+        )
     }
 }
 

@@ -41,9 +41,9 @@ local slack_w = nw - weighted - curr * period
 if slack_w < 0 then slack_w = 0 end
 local remaining = ceildiv(slack_w, period)
 
--- The first whole ms at which the same request would pass, if nothing else comes.
-local retry = 0
-if not allowed then
+-- The first whole ms at which a request of cost c that does not pass now would
+-- pass, if nothing else comes (from the counts after this decision).
+local function first_pass(c)
   -- The least elapsed e' < W with p · (W − e') < x, or nil.
   local function first_fit(p, x)
     if x <= 0 then return nil end
@@ -54,17 +54,21 @@ if not allowed then
     return nil
   end
   local fit
-  if curr + cost - 1 < limit then
-    fit = first_fit(prev, (limit - curr - cost + 1) * period)
+  if curr + c - 1 < limit then
+    fit = first_fit(prev, (limit - curr - c + 1) * period)
     if fit and fit < elapsed then fit = nil end
   end
-  if fit then
-    retry = fit - elapsed
-  else
-    -- The next window (prev = curr, curr = 0); failing that, the one after it.
-    retry = period - elapsed + (first_fit(curr, (limit - cost + 1) * period) or period)
-  end
+  if fit then return fit - elapsed end
+  -- The next window (prev = curr, curr = 0); failing that, the one after it.
+  return period - elapsed + (first_fit(curr, (limit - c + 1) * period) or period)
 end
+local retry = 0
+if not allowed then retry = first_pass(cost) end
+-- When remaining next grows: not the window's end (the estimate decays as the
+-- previous window slides out, and is continuous across the end) but the moment a
+-- request of cost remaining + 1 would pass. 0 when all N would pass.
+local reset = 0
+if remaining < limit then reset = first_pass(remaining + 1) end
 
 local rest = 0
 if curr > 0 then
@@ -73,4 +77,4 @@ elseif prev > 0 then
   rest = (k + 1) * period - now
 end
 if allowed then store(KEYS[1], format('%d:%d:%d', k, prev, curr), rest) end
-return {allowed and 1 or 0, 0, 1, retry, 1, period - elapsed, 1, remaining, rest, now, 3}
+return {allowed and 1 or 0, 0, 1, retry, 1, reset, 1, remaining, rest, now, 3}
