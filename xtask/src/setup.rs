@@ -68,9 +68,42 @@ pub fn setup(ctx: &Ctx, browsers: Browsers) -> Result<Tools> {
     trunk(ctx)?;
     wasm_bindgen_cli(ctx, &bindgen)?;
     npm_tools(ctx, &trunk_toml.wasm_opt)?;
+    apt_packages(ctx)?;
     let tools = browser_tools(ctx, browsers)?;
     servers(ctx, browsers)?;
     Ok(tools)
+}
+
+/// As root, every missing Debian package (browsers and servers) in one `apt-get
+/// update` and one install, which on a fresh machine is most of setup's time; the
+/// checks after it then find them. Without root, nothing: those checks say what to
+/// run.
+fn apt_packages(ctx: &Ctx) -> Result {
+    let browsers = APT_BROWSERS
+        .iter()
+        .zip([&["chromium"][..], &["chromedriver"], &["firefox-esr", "firefox"]])
+        .filter(|(_, programs)| programs.iter().all(|p| ctx.which(p).is_none()))
+        .map(|(package, _)| *package);
+    let servers = APT_SERVERS
+        .iter()
+        .filter(|(program, _)| server_program(ctx, program).is_none())
+        .map(|(_, package)| *package);
+    let missing: Vec<&str> = browsers.chain(servers).collect();
+    if missing.is_empty() || !is_root(ctx) {
+        return Ok(());
+    }
+    apt_install(ctx, "Debian packages (apt)", &missing)
+}
+
+/// Where `program` is: on PATH, or in /usr/sbin (nginx), which a non-root PATH
+/// often lacks.
+fn server_program(ctx: &Ctx, program: &str) -> Option<PathBuf> {
+    ctx.which(program).or_else(|| {
+        ["/usr/sbin", "/usr/bin"]
+            .iter()
+            .map(|d| Path::new(d).join(program))
+            .find(|p| p.is_file())
+    })
 }
 
 fn found(what: &str, detail: &str) {
@@ -402,14 +435,7 @@ fn browser_tools(ctx: &Ctx, need: Browsers) -> Result<Tools> {
 /// redis-server, redis-cli and nginx, from Debian, as the browsers are (see
 /// [`apt_install`]: no service is started; the tests start their own).
 fn servers(ctx: &Ctx, need: Browsers) -> Result {
-    let look = |program: &str| {
-        ctx.which(program).or_else(|| {
-            ["/usr/sbin", "/usr/bin"]
-                .iter()
-                .map(|d| Path::new(d).join(program))
-                .find(|p| p.is_file())
-        })
-    };
+    let look = |program: &str| server_program(ctx, program);
     let missing: Vec<&str> = APT_SERVERS
         .iter()
         .filter(|(program, _)| look(program).is_none())
