@@ -33,12 +33,11 @@ fn main() {
     let mut out = String::new();
     for name in SCRIPTS {
         let body = read(&format!("lua/{name}.lua"));
-        let marker = "--@prelude\n";
         assert!(
-            body.contains(marker),
-            "lua/{name}.lua has no {marker:?} line"
+            body.lines().any(|l| l == "--@prelude"),
+            "lua/{name}.lua has no --@prelude line"
         );
-        let text = body.replacen(marker, &prelude, 1);
+        let text = splice(&body, &prelude);
         writeln!(
             out,
             "/// `{name}.lua`\npub const {}: Script = Script {{ name: {name:?}, text: {text:?}, sha1: {:?} }};",
@@ -69,6 +68,23 @@ fn main() {
     out.push_str(&checked(&read("data/checked.json")));
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("generated.rs");
     std::fs::write(&dest, out).unwrap();
+}
+
+/// `body` with each `--@part` line replaced by `lua/<part>.lua` (the prelude, or a
+/// piece two scripts share, such as `ahead_state`).
+fn splice(body: &str, prelude: &str) -> String {
+    let mut text = String::with_capacity(body.len() + prelude.len());
+    for line in body.lines() {
+        match line.strip_prefix("--@") {
+            Some("prelude") => text.push_str(prelude),
+            Some(part) => text.push_str(&read(&format!("lua/{part}.lua"))),
+            None => {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+    }
+    text
 }
 
 /// The versions the tests checked and the memory lab's rows, as constants.

@@ -81,7 +81,11 @@ pub fn setup(ctx: &Ctx, browsers: Browsers) -> Result<Tools> {
 fn apt_packages(ctx: &Ctx) -> Result {
     let browsers = APT_BROWSERS
         .iter()
-        .zip([&["chromium"][..], &["chromedriver"], &["firefox-esr", "firefox"]])
+        .zip([
+            &["chromium"][..],
+            &["chromedriver"],
+            &["firefox-esr", "firefox"],
+        ])
         .filter(|(_, programs)| programs.iter().all(|p| ctx.which(p).is_none()))
         .map(|(package, _)| *package);
     let servers = APT_SERVERS

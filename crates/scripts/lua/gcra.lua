@@ -18,15 +18,7 @@ fits(burst)
 if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
 
 local horizon = burst * period -- τ + T
-local lead = 0 -- max(TAT, now) − now, in 1/N ms
-local v = redis.call('GET', KEYS[1])
-if v then
-  local a, b = string.match(v, '^(%d+):(%d+)$')
-  local ahead, last = tonumber(a), tonumber(b)
-  if not last then return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. v .. ", not this limiter's state") end
-  if now < last then now = last end -- a clock that stepped back
-  if now - last < ceildiv(ahead, limit) then lead = ahead - (now - last) * limit end
-end
+--@ahead_state
 
 local inc = cost * period
 -- For cost 1 this is t' − t ≤ τ.

@@ -20,21 +20,13 @@ fits(capacity)
 if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
 
 local full = capacity * period -- capacity · gap
-local occupied = 0 -- max(next_out, now) − now, in 1/N ms
-local v = redis.call('GET', KEYS[1])
-if v then
-  local a, b = string.match(v, '^(%d+):(%d+)$')
-  local ahead, last = tonumber(a), tonumber(b)
-  if not last then return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. v .. ", not this limiter's state") end
-  if now < last then now = last end -- a clock that stepped back
-  if now - last < ceildiv(ahead, limit) then occupied = ahead - (now - last) * limit end
-end
+--@ahead_state
 
 -- For cost 1 this is (out − t) / gap < capacity.
-local ahead = occupied + (cost - 1) * period
+local ahead = lead + (cost - 1) * period
 local allowed = ahead < full
-local after = occupied
-if allowed then after = occupied + cost * period end
+local after = lead
+if allowed then after = lead + cost * period end
 local retry = 0
 if not allowed then retry = floor((ahead - full) / limit) + 1 end
 -- Requests of cost 1 that would still be queued now, and when one more fits.
@@ -45,4 +37,4 @@ local reset_n = 0
 if after > 0 then reset_n = after + remaining * period - full + 1 end
 local rest = ceildiv(after, limit)
 if allowed then store(KEYS[1], format('%d:%d', after, now), rest) end
-return {allowed and 1 or 0, allowed and occupied or 0, limit, retry, 1, reset_n, limit, remaining, rest, now, 1}
+return {allowed and 1 or 0, allowed and lead or 0, limit, retry, 1, reset_n, limit, remaining, rest, now, 1}

@@ -29,7 +29,9 @@
 //! # The scripts
 //!
 //! One script per limiter, each a Lua file in `lua/` with the shared prelude
-//! (`lua/prelude.lua`: the clock, argument checks, TTLs and the reply) spliced in.
+//! (`lua/prelude.lua`: the clock, argument checks, TTLs and the reply) spliced in at
+//! its `--@prelude` line, and `lua/ahead_state.lua` at `--@ahead_state` in the two
+//! that keep a time running ahead of the last request (GCRA and the leaky queue).
 //! Each keeps what the engine keeps, in whole numbers below 2^53 (Lua 5.1's numbers
 //! are doubles), and returns the engine's decision exactly: allowed, the wait, the
 //! retry-after and the reset as fractions of a millisecond, the requests remaining.
