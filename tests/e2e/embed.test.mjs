@@ -38,7 +38,7 @@ test('the docs page: two elements, an iframe and the API under a strict CSP', as
   assert.notEqual(bg, 'rgb(192, 57, 43)');
 
   // A click steps one element; the other keeps its own clock.
-  await edge.locator('[data-action="next"]').click();
+  await edge.locator('button.next').click();
   await edge.locator('output.now', { hasText: '9 s' }).waitFor();
   assert.equal(await queue.locator('output.now').textContent(), '0 s');
   // Keys work on a focused element, and only there.
@@ -53,7 +53,7 @@ test('the docs page: two elements, an iframe and the API under a strict CSP', as
   const frame = page.frameLocator('#lab-c');
   await frame.locator('article.lane').first().waitFor();
   assert.equal(await frame.locator('article.lane').count(), 4);
-  await frame.locator('[data-action="next"]').click();
+  await frame.locator('button.next').click();
   await frame.locator('output.now', { hasText: /[1-9]/ }).waitFor();
   await page.waitForFunction(() => document.querySelector('#lab-c').offsetHeight > 500);
 

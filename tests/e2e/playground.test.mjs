@@ -116,7 +116,7 @@ test('invalid values in a link fall back with a visible notice', async (t) => {
 test('the lab D sweep runs in the browser on demand', async (t) => {
   const page = await open(t, browser, `${base}?scenario=lab-d`);
   await page.locator('article.lane').first().waitFor();
-  await page.locator('[data-action="sweep"]').click();
+  await page.locator('button.run-sweep').click();
   await page.locator('.sweep-table tbody tr').nth(5).waitFor({ timeout: 60_000 });
   const row = page.locator('.sweep-table tr[data-load="1.25x"] td');
   assert.deepEqual(await row.allTextContents(), ['374513', '42318', '39136']);

@@ -1,19 +1,32 @@
-//! The JavaScript API: `simulate(config)`, `scenarios()` and `mount(element,
-//! options)`, exported by wasm-bindgen with TypeScript types.
+//! The JavaScript API: `simulate(config)`, `simulateJson(text)`, `scenarios()` and
+//! `mount(element, options)`, exported by wasm-bindgen with TypeScript types.
 //!
-//! `simulate` takes a plain JS object in the JSON format of the command line and
-//! returns the same report, computed by the same function (`simulate_value`), so
-//! results and error messages are the CLI's exactly. A JS value is converted to a
-//! `serde_json::Value` here, by hand: JSON cannot hold NaN or Infinity, so those are
-//! refused with a path-style message (`limiters[0].limit: must be a finite number,
-//! got NaN`); every other check is the engine's.
+//! `simulate` takes a plain JS object in the command line's JSON format and returns
+//! the same report, computed by the same function (`simulate_value`), so results and
+//! error messages are the command line's. The object is converted with
+//! `serde-wasm-bindgen` into a JSON value ([`from_js`]), which refuses what JSON
+//! cannot hold with a path-style message (`limiters[0].limit: must be a finite
+//! number, got NaN`) and checks every size before anything is allocated: an array's
+//! length and an object's key count are read first, so `new Array(1e8)` is refused
+//! at once, never copied. The report goes back through `serde-wasm-bindgen` too.
+//!
+//! An argument of the wrong type (`simulateJson(12345)`, a `Symbol`, no element
+//! for `mount`) throws a `TypeError` naming the argument; nothing here can trap the
+//! module on input.
 
+use std::cell::Cell;
+
+use js_sys::JsString;
 use leptos::prelude::*;
+use ratelab_sim::{MAX_LANES, MAX_REQUESTS};
+use serde::de::{self, DeserializeSeed, Deserializer as _, MapAccess, SeqAccess, Visitor};
+use serde::Serialize as _;
 use serde_json::{Map, Number, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::app::{App, MountOptions};
+use crate::state::MountOptions;
+use crate::view::App;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -122,6 +135,19 @@ export interface MountOptions {
 
 /// How deep a config may nest (a cycle would otherwise never end).
 const MAX_DEPTH: u32 = 32;
+/// The most values (numbers, strings, arrays, objects) a config may hold: the
+/// largest stream as objects of three fields, and room for the rest.
+const MAX_VALUES: usize = 4 * MAX_REQUESTS + 100_000;
+/// The most keys of one object (the format's objects have at most a dozen).
+const MAX_KEYS: usize = 1_000;
+/// The longest string in a config or in `mount`'s options, in UTF-16 units (ids
+/// and keys are at most 64 characters; a link's requests at most 10 000 times).
+const MAX_STRING: u32 = 1 << 20;
+/// The longest text `simulateJson` takes, in UTF-16 units: more than the largest
+/// stream written as objects needs.
+const MAX_TEXT: u32 = 1 << 28;
+/// The most options `mount` reads.
+const MAX_OPTIONS: usize = 256;
 
 fn join(path: &str, field: &str) -> String {
     if path.is_empty() {
@@ -131,77 +157,247 @@ fn join(path: &str, field: &str) -> String {
     }
 }
 
-fn prefix(path: &str) -> String {
+fn at(path: &str, message: impl std::fmt::Display) -> String {
     if path.is_empty() {
-        String::new()
+        message.to_string()
     } else {
-        format!("{path}: ")
+        format!("{path}: {message}")
     }
 }
 
-/// A JS value as JSON, refusing what JSON cannot hold with a path-style message.
-pub fn to_json(v: &JsValue, path: &str, depth: u32) -> Result<Value, String> {
-    if depth > MAX_DEPTH {
-        return Err(format!(
-            "{}nested too deeply (at most {MAX_DEPTH} levels)",
-            prefix(path)
-        ));
-    }
-    if v.is_null() || v.is_undefined() {
-        return Ok(Value::Null);
-    }
-    if let Some(b) = v.as_bool() {
-        return Ok(Value::Bool(b));
-    }
-    if let Some(s) = v.as_string() {
-        return Ok(Value::String(s));
-    }
-    if let Some(x) = v.as_f64() {
-        return number(x, path);
-    }
-    if v.is_bigint() {
-        let text = js_sys::BigInt::from(v.clone())
-            .to_string(10)
-            .ok()
-            .and_then(|s| s.as_string())
-            .unwrap_or_default();
-        return match (text.parse::<u64>(), text.parse::<i64>()) {
-            (Ok(u), _) => Ok(Value::Number(u.into())),
-            (_, Ok(i)) => Ok(Value::Number(i.into())),
-            _ => Err(format!("{}{text} is too large", prefix(path))),
-        };
+/// What a JS value is, for messages: `a number`, `a symbol`, `null`.
+fn kind(v: &JsValue) -> String {
+    if v.is_null() {
+        return "null".into();
     }
     if js_sys::Array::is_array(v) {
-        let a: &js_sys::Array = v.unchecked_ref();
-        let mut out = Vec::with_capacity(a.length() as usize);
-        for (i, item) in a.iter().enumerate() {
-            out.push(to_json(&item, &format!("{path}[{i}]"), depth + 1)?);
-        }
-        return Ok(Value::Array(out));
+        return "an array".into();
     }
-    if v.is_object() && !v.is_function() {
-        let obj: &js_sys::Object = v.unchecked_ref();
-        let mut out = Map::new();
-        for key in js_sys::Object::keys(obj).iter() {
-            let Some(k) = key.as_string() else { continue };
-            let item = js_sys::Reflect::get(obj, &key).unwrap_or(JsValue::UNDEFINED);
-            // As JSON.stringify: an undefined property is no property.
-            if item.is_undefined() {
-                continue;
-            }
-            out.insert(k.clone(), to_json(&item, &join(path, &k), depth + 1)?);
-        }
-        return Ok(Value::Object(out));
+    let t = v.js_typeof().as_string().unwrap_or_default();
+    match t.as_str() {
+        "undefined" => t,
+        "object" => "an object".into(),
+        _ => format!("a {t}"),
     }
-    let kind = v.js_typeof().as_string().unwrap_or_default();
-    Err(format!(
-        "{}must be a JSON value, got a {kind}",
-        prefix(path)
-    ))
 }
 
-/// A JS number as JSON: integers exactly (so `5` is the CLI's `5`), others as floats
-/// (which the engine refuses where it wants an integer, with its own message).
+/// A `TypeError` for argument `name` of `call`.
+fn type_error(call: &str, name: &str, expected: &str, got: &JsValue) -> JsValue {
+    js_sys::TypeError::new(&format!(
+        "{call}: {name} must be {expected}, got {}",
+        kind(got)
+    ))
+    .into()
+}
+
+/// The message of an error `serde-wasm-bindgen` carries (a JS `Error`).
+fn message(e: serde_wasm_bindgen::Error) -> String {
+    let v = JsValue::from(e);
+    js_sys::Reflect::get(&v, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .unwrap_or_else(|| format!("{v:?}"))
+}
+
+/// One conversion: how many values may still be read.
+struct Walk {
+    left: Cell<usize>,
+}
+
+impl Walk {
+    /// Reserves `n` values, refusing before they are read.
+    fn take(&self, n: usize, path: &str) -> Result<(), String> {
+        let left = self.left.get();
+        if n > left {
+            return Err(at(
+                path,
+                format_args!("the input is too large (more than {MAX_VALUES} values in all)"),
+            ));
+        }
+        self.left.set(left - n);
+        Ok(())
+    }
+}
+
+/// A value at `path`; `None` for `undefined` (a property that is not there, as
+/// `JSON.stringify` sees it).
+struct Node<'a> {
+    walk: &'a Walk,
+    path: String,
+    depth: u32,
+}
+
+impl Node<'_> {
+    fn convert(self, raw: JsValue) -> Result<Option<Value>, String> {
+        let path = self.path.as_str();
+        if raw.is_undefined() {
+            return Ok(None);
+        }
+        if self.depth > MAX_DEPTH {
+            return Err(at(
+                path,
+                format_args!("nested too deeply (at most {MAX_DEPTH} levels)"),
+            ));
+        }
+        if let Some(s) = raw.dyn_ref::<JsString>() {
+            if s.length() > MAX_STRING {
+                return Err(at(
+                    path,
+                    format_args!(
+                        "a string of {} characters is too long (at most {MAX_STRING})",
+                        s.length()
+                    ),
+                ));
+            }
+        }
+        if raw.is_bigint() {
+            let text = js_sys::BigInt::from(raw)
+                .to_string(10)
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_default();
+            return match (text.parse::<u64>(), text.parse::<i64>()) {
+                (Ok(u), _) => Ok(Some(Value::Number(u.into()))),
+                (_, Ok(i)) => Ok(Some(Value::Number(i.into()))),
+                _ => Err(at(path, format_args!("{text} is too large"))),
+            };
+        }
+        if raw.is_symbol() || raw.is_function() {
+            return Err(at(
+                path,
+                format_args!("must be a JSON value, got {}", kind(&raw)),
+            ));
+        }
+        serde_wasm_bindgen::Deserializer::from(raw)
+            .deserialize_any(self)
+            .map(Some)
+            .map_err(message)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Node<'_> {
+    type Value = Option<Value>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        let raw: JsValue = serde_wasm_bindgen::preserve::deserialize(d)?;
+        self.convert(raw).map_err(de::Error::custom)
+    }
+}
+
+impl<'de> Visitor<'de> for Node<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+
+    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Value, E> {
+        number(x, &self.path).map_err(E::custom)
+    }
+
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_string()))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let path = self.path.as_str();
+        // An array's length is known before any element is read: a hostile one is
+        // refused before it costs anything. The two long lists of the format get
+        // the engine's own message.
+        let n = seq.size_hint().unwrap_or(0);
+        let too_many = match path {
+            "requests" if n > MAX_REQUESTS => {
+                Some(format!("{n} requests is too many (at most {MAX_REQUESTS})"))
+            }
+            "limiters" if n > MAX_LANES => {
+                Some(format!("{n} limiters is too many (at most {MAX_LANES})"))
+            }
+            _ => None,
+        };
+        if let Some(m) = too_many {
+            return Err(de::Error::custom(at(path, m)));
+        }
+        self.walk.take(n, path).map_err(de::Error::custom)?;
+        let mut out = Vec::new();
+        loop {
+            // Counted as they come too: an iterable may not say its length.
+            if out.len() >= n {
+                self.walk.take(1, path).map_err(de::Error::custom)?;
+            }
+            let item = Node {
+                walk: self.walk,
+                path: format!("{path}[{}]", out.len()),
+                depth: self.depth + 1,
+            };
+            match seq.next_element_seed(item)? {
+                // As JSON.stringify: a hole or `undefined` in an array is null.
+                Some(v) => out.push(v.unwrap_or(Value::Null)),
+                None => break,
+            }
+        }
+        Ok(Value::Array(out))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let path = self.path.as_str();
+        let n = map.size_hint().unwrap_or(0);
+        if n > MAX_KEYS {
+            return Err(de::Error::custom(at(
+                path,
+                format_args!("an object with {n} keys is too large (at most {MAX_KEYS})"),
+            )));
+        }
+        self.walk.take(n, path).map_err(de::Error::custom)?;
+        let mut out = Map::new();
+        let mut read = 0;
+        while let Some(key) = map.next_key::<String>()? {
+            read += 1;
+            if read > n {
+                self.walk.take(1, path).map_err(de::Error::custom)?;
+            }
+            if read > MAX_KEYS {
+                return Err(de::Error::custom(at(
+                    path,
+                    format_args!("an object with more than {MAX_KEYS} keys is too large"),
+                )));
+            }
+            let item = Node {
+                walk: self.walk,
+                path: join(path, &key),
+                depth: self.depth + 1,
+            };
+            // As JSON.stringify: an `undefined` property is no property.
+            if let Some(v) = map.next_value_seed(item)? {
+                out.insert(key, v);
+            }
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// A JS number as JSON: integers exactly (so `5` is the command line's `5`), others
+/// as floats (which the engine refuses where it wants an integer, with its own
+/// message). JSON has no NaN or Infinity: refused here, with the path.
 fn number(x: f64, path: &str) -> Result<Value, String> {
     if x.is_nan() || x.is_infinite() {
         let shown = if x.is_nan() {
@@ -211,9 +407,9 @@ fn number(x: f64, path: &str) -> Result<Value, String> {
         } else {
             "-Infinity"
         };
-        return Err(format!(
-            "{}must be a finite number, got {shown}",
-            prefix(path)
+        return Err(at(
+            path,
+            format_args!("must be a finite number, got {shown}"),
         ));
     }
     const TWO_64: f64 = 18_446_744_073_709_551_616.0;
@@ -226,27 +422,65 @@ fn number(x: f64, path: &str) -> Result<Value, String> {
     Ok(Number::from_f64(x).map_or(Value::Null, Value::Number))
 }
 
+/// A JS value as JSON (see the module docs), or a one-line message.
+pub fn from_js(v: JsValue) -> Result<Value, String> {
+    let walk = Walk {
+        left: Cell::new(MAX_VALUES),
+    };
+    let node = Node {
+        walk: &walk,
+        path: String::new(),
+        depth: 0,
+    };
+    Ok(node.convert(v)?.unwrap_or(Value::Null))
+}
+
 /// Runs a config (the command line's JSON format, as a JS object) and returns the
-/// report. Throws an `Error` with the command line's message on bad input.
+/// report. Throws a `TypeError` if `config` is not an object, an `Error` with the
+/// command line's message on bad input.
 #[wasm_bindgen(unchecked_return_type = "SimulateReport")]
 pub fn simulate(
     #[wasm_bindgen(unchecked_param_type = "SimulateConfig")] config: JsValue,
-) -> Result<JsValue, JsError> {
-    let value = to_json(&config, "", 0).map_err(|e| JsError::new(&e))?;
+) -> Result<JsValue, JsValue> {
+    if !config.is_object() || js_sys::Array::is_array(&config) {
+        return Err(type_error(
+            "simulate(config)",
+            "config",
+            "an object",
+            &config,
+        ));
+    }
+    let value = from_js(config).map_err(|e| JsError::new(&e))?;
     let report = ratelab_sim::simulate_value(&value).map_err(|e| JsError::new(&e))?;
-    let text = serde_json::to_string(&report).map_err(|e| JsError::new(&e.to_string()))?;
-    js_sys::JSON::parse(&text).map_err(|_| JsError::new("internal error: the report is not JSON"))
+    report
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&message(e)).into())
 }
 
 /// The same from JSON text to JSON text (exactly `ratelab simulate`'s output).
+/// Throws a `TypeError` if `text` is not a string.
 #[wasm_bindgen(js_name = simulateJson)]
-pub fn simulate_json(input: &str) -> Result<String, JsError> {
-    ratelab_sim::simulate_json(input).map_err(|e| JsError::new(&e))
+pub fn simulate_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> Result<String, JsValue> {
+    let Some(s) = text.dyn_ref::<JsString>() else {
+        return Err(type_error("simulateJson(text)", "text", "a string", &text));
+    };
+    if s.length() > MAX_TEXT {
+        return Err(JsError::new(&format!(
+            "the input is too large ({} characters, at most {MAX_TEXT})",
+            s.length()
+        ))
+        .into());
+    }
+    let text = String::from(s);
+    ratelab_sim::simulate_json(&text).map_err(|e| JsError::new(&e).into())
 }
 
 /// The scenario registry (as `ratelab scenarios --json`).
 #[wasm_bindgen(unchecked_return_type = "ScenarioInfo[]")]
 pub fn scenarios() -> JsValue {
+    // Our own JSON text, parsed by the browser: the same bytes as the command line.
     js_sys::JSON::parse(&ratelab_sim::scenarios_json()).unwrap_or(JsValue::NULL)
 }
 
@@ -281,15 +515,38 @@ fn is_host_attribute(key: &str) -> bool {
         || key.starts_with("data-")
 }
 
-/// An option's value as the text a URL would carry (`%` and `+` escaped, so that
-/// `,` and `:` still separate list items).
-fn option_text(v: &JsValue) -> String {
-    let text = if let Some(b) = v.as_bool() {
+/// One option's value, as the text a URL would carry.
+enum OptionValue {
+    Text(String),
+    None,
+}
+
+impl<'de> de::Deserialize<'de> for OptionValue {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw: JsValue = serde_wasm_bindgen::preserve::deserialize(d)?;
+        Ok(option_value(raw))
+    }
+}
+
+/// An option's value as link text (`%` and `+` escaped, so that `,` and `:` still
+/// separate list items). Text too long for any option, and values that are not
+/// text, numbers, booleans or arrays of those, are left out (the parser then uses
+/// the default).
+fn option_value(raw: JsValue) -> OptionValue {
+    let too_long = raw
+        .dyn_ref::<JsString>()
+        .is_some_and(|s| s.length() > MAX_STRING);
+    if too_long || raw.is_symbol() || raw.is_function() || raw.is_bigint() {
+        return OptionValue::None;
+    }
+    let text = if let Some(b) = raw.as_bool() {
         if b { "1" } else { "0" }.to_string()
-    } else if let Some(x) = v.as_f64() {
+    } else if let Some(x) = raw.as_f64() {
         format!("{x}")
-    } else if js_sys::Array::is_array(v) {
-        let a: &js_sys::Array = v.unchecked_ref();
+    } else if let Some(a) = raw.dyn_ref::<js_sys::Array>() {
+        if a.length() > 64 {
+            return OptionValue::None;
+        }
         a.iter()
             .map(|i| {
                 i.as_string()
@@ -297,63 +554,136 @@ fn option_text(v: &JsValue) -> String {
             })
             .collect::<Vec<_>>()
             .join(",")
+    } else if let Some(s) = raw.as_string() {
+        s
     } else {
-        v.as_string().unwrap_or_default()
+        return OptionValue::None;
     };
-    text.replace('%', "%25").replace('+', "%2B")
+    OptionValue::Text(text.replace('%', "%25").replace('+', "%2B"))
+}
+
+/// `mount`'s options as pairs (in order), whether `compact` was asked for, and
+/// how many options were left unread.
+struct Options {
+    pairs: Vec<(String, String)>,
+    compact: bool,
+    dropped: usize,
+}
+
+impl<'de> de::Deserialize<'de> for Options {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(OptionsVisitor)
+    }
+}
+
+struct OptionsVisitor;
+
+impl<'de> Visitor<'de> for OptionsVisitor {
+    type Value = Options;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object of options")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Options, A::Error> {
+        let mut out = Options {
+            pairs: Vec::new(),
+            compact: false,
+            dropped: map.size_hint().unwrap_or(0).saturating_sub(MAX_OPTIONS),
+        };
+        let mut read = 0;
+        while read < MAX_OPTIONS {
+            let Some(key) = map.next_key::<String>()? else {
+                break;
+            };
+            read += 1;
+            let OptionValue::Text(v) = map.next_value::<OptionValue>()? else {
+                continue;
+            };
+            if key == "compact" {
+                // A present attribute is "" (true), as HTML boolean attributes are.
+                out.compact = v != "false" && v != "0";
+            } else if !is_host_attribute(&key) {
+                out.pairs.push((key, v));
+            }
+        }
+        Ok(out)
+    }
 }
 
 /// Parses `mount`'s options: every key but the host's own attributes is a URL
-/// parameter; `compact` is read separately.
+/// parameter; `compact` is read separately. Values the link parser cannot use
+/// become notices, as in a link.
 pub fn options_from_js(options: &JsValue) -> MountOptions {
-    let mut pairs = Vec::new();
-    let mut compact = false;
-    if options.is_object() {
-        let obj: &js_sys::Object = options.unchecked_ref();
-        for key in js_sys::Object::keys(obj).iter() {
-            let Some(k) = key.as_string() else { continue };
-            let v = js_sys::Reflect::get(obj, &key).unwrap_or(JsValue::UNDEFINED);
-            if v.is_undefined() || v.is_null() {
-                continue;
-            }
-            if k == "compact" {
-                // A present attribute is "" (true), as HTML boolean attributes are.
-                compact = v.as_bool().unwrap_or_else(|| {
-                    let s = v.as_string().unwrap_or_default();
-                    s != "false" && s != "0"
-                });
-                continue;
-            }
-            if is_host_attribute(&k) {
-                continue;
-            }
-            pairs.push((k, option_text(&v)));
-        }
+    let read = if options.is_object() {
+        serde_wasm_bindgen::from_value::<Options>(options.clone()).ok()
+    } else {
+        None
+    };
+    let read = read.unwrap_or(Options {
+        pairs: Vec::new(),
+        compact: false,
+        dropped: 0,
+    });
+    let (link, mut notices) = ratelab_sim::share::parse_pairs(&read.pairs);
+    if read.dropped > 0 {
+        notices.push(ratelab_sim::share::Notice {
+            key: "…".into(),
+            value: format!("{} more", read.dropped),
+            reason: format!("at most {MAX_OPTIONS} options are read; the rest ignored"),
+        });
     }
-    let (link, notices) = ratelab_sim::share::parse_pairs(&pairs);
     MountOptions {
         embed: true,
-        compact,
+        compact: read.compact,
         link,
         notices,
     }
 }
 
 /// Mounts a playground into `element` (for docs pages and the custom element). Keys
-/// work while it has focus; it never writes the page's URL.
+/// work while it has focus; it never writes the page's URL. Throws a `TypeError`
+/// if `element` is not an element or `options` is neither an object nor absent.
 #[wasm_bindgen]
 pub fn mount(
-    element: web_sys::HtmlElement,
+    #[wasm_bindgen(unchecked_param_type = "HTMLElement")] element: JsValue,
     #[wasm_bindgen(unchecked_param_type = "MountOptions")] options: JsValue,
-) -> Playground {
+) -> Result<Playground, JsValue> {
+    // `instanceof` fails for an element of another window (an iframe's): an
+    // element node is an element whatever its window.
+    let is_element = element.has_type::<web_sys::Element>()
+        || (element.is_object()
+            && js_sys::Reflect::get(&element, &"nodeType".into())
+                .ok()
+                .and_then(|t| t.as_f64())
+                == Some(1.0));
+    if !is_element {
+        return Err(type_error(
+            "mount(element, options)",
+            "element",
+            "an HTML element",
+            &element,
+        ));
+    }
+    if !(options.is_undefined() || options.is_null() || options.is_object())
+        || js_sys::Array::is_array(&options)
+    {
+        return Err(type_error(
+            "mount(element, options)",
+            "options",
+            "an object",
+            &options,
+        ));
+    }
+    let element: web_sys::HtmlElement = element.unchecked_into();
     crate::crash::install();
     let opts = options_from_js(&options);
     let root = element.clone();
     let handle = leptos::mount::mount_to(element.clone(), move || {
         view! { <App options=opts root=root /> }
     });
-    Playground {
+    Ok(Playground {
         root: element,
         handle: Some(Box::new(handle)),
-    }
+    })
 }

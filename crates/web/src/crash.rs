@@ -102,11 +102,12 @@ pub fn render(root: &HtmlElement, message: &str, link: &str) {
         return;
     };
     let _ = frame.set_attribute("role", "alert");
-    let title = crate::i18n::EN.crash_title;
+    let words = &crate::texts::page::PAGE.en;
+    let title = words.crash_title;
     let parts = [
         make("h2", "", title),
         make("pre", "message", message),
-        make("p", "", crate::i18n::EN.crash_reproduce),
+        make("p", "", words.crash_reproduce),
         make("code", "link", link),
     ];
     for p in parts.into_iter().flatten() {

@@ -1,17 +1,18 @@
 //! The ratelab playground: a Leptos (client-side rendered) app, compiled to
 //! WebAssembly and bundled by Trunk, plus a JavaScript API over the engine.
 //!
-//! Layout:
-//! - [`model`]: plain Rust state (no signals, no DOM) over `ratelab-sim`'s
-//!   [`Timeline`](ratelab_sim::Timeline): what to draw, unit-tested natively.
-//! - [`state`]: the playground as a plain state machine (every user action is a
-//!   method; `render` says which parts changed), tested natively.
-//! - [`html`] (page parts) and [`draw`] (lanes): plain functions that make markup
-//!   from what the engine says; nothing here decides anything.
-//! - [`app`]: the Leptos component, a thin layer: one signal, one effect, delegated
-//!   events (see its docs for why).
-//! - [`i18n`] and [`texts`]: the page's words in English and Vietnamese.
-//! - [`api`]: `simulate`, `scenarios`, `mount` for JavaScript (wasm-bindgen).
+//! Layout (see ARCHITECTURE.md for how a newcomer finds their way):
+//! - [`model`]: what the engine says, shaped for drawing (marks in a span, a
+//!   lane's overlays and gauge): plain Rust over `ratelab-sim`'s
+//!   [`Timeline`](ratelab_sim::Timeline), tested natively.
+//! - [`state`]: the playground as plain Rust: [`state::Playground`] and every
+//!   [`state::Action`] a person can take, tested natively.
+//! - [`view`]: the Leptos components, one per file, over a context of signals and
+//!   memos ([`view::Ctx`]); [`App`] is the shell.
+//! - [`draw`]: a lane's SVG, made only through an escaping builder
+//!   ([`draw::Svg`]).
+//! - [`texts`]: every word of the page, in English and Vietnamese.
+//! - [`api`]: `simulate`, `simulateJson`, `scenarios`, `mount` for JavaScript.
 //! - [`crash`]: the panic hook that leaves a readable error box.
 //!
 //! The module starts itself ([`start`]) and mounts the full page into the element
@@ -19,16 +20,15 @@
 //! (the embed, a docs page, the test runner) call [`api::mount`] or nothing.
 
 pub mod api;
-pub mod app;
 pub mod crash;
 pub mod draw;
-pub mod html;
-pub mod i18n;
 pub mod model;
 pub mod state;
 pub mod texts;
+pub mod view;
 
-pub use app::{App, MountOptions};
+pub use state::MountOptions;
+pub use view::App;
 
 use leptos::prelude::*;
 use wasm_bindgen::prelude::wasm_bindgen;

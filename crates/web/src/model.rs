@@ -8,7 +8,7 @@
 
 use ratelab_core::{Amount, Explanation, Headers, Ms, Snapshot, Verdict};
 use ratelab_sim::share::Setup;
-use ratelab_sim::{BusiestWindow, Config, LaneSpec, Request, Timeline, Yardstick};
+use ratelab_sim::{BusiestWindow, Config, LaneSpec, Outcome, Request, Timeline, Yardstick};
 
 /// More marks than this in a lane's visible span are drawn as columns instead.
 pub const MAX_MARKS: usize = 1_500;
@@ -25,6 +25,15 @@ pub enum Decision {
 }
 
 impl Decision {
+    /// What a lane's outcome was.
+    pub fn of(o: &Outcome) -> Decision {
+        match (o.allowed, o.wait_ms().unwrap_or(0)) {
+            (false, _) => Decision::Deny,
+            (true, 0) => Decision::Allow,
+            (true, _) => Decision::Delay,
+        }
+    }
+
     /// The value of the marks' `data-decision` attribute.
     pub fn attr(self) -> &'static str {
         match self {
@@ -73,6 +82,34 @@ pub struct Column {
     pub denied: u32,
 }
 
+/// What a gauge or a shape on a lane's time axis is labelled with (the words are
+/// in [`crate::texts::lanes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Label {
+    Count,
+    InLog,
+    Estimate,
+    Tokens,
+    Waiting,
+    Excess,
+    Window,
+    Opened,
+    Reset,
+    Prev,
+    Curr,
+    Tat,
+    NowTau,
+    NextOut,
+    /// N.
+    Limit,
+    /// One token.
+    One,
+    Capacity,
+    Burst,
+    Delay,
+}
+
 /// A shape on a lane's time axis, from the lane's snapshot.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Overlay {
@@ -82,19 +119,19 @@ pub enum Overlay {
         from: f64,
         /// End, ms.
         to: f64,
-        /// CSS class.
+        /// The stylesheet's classes for it.
         class: &'static str,
-        /// Label key (see [`crate::i18n::Words::overlay`]).
-        label: &'static str,
+        /// What it is.
+        label: Label,
     },
     /// A moment: a reset, TAT, now + τ, the next departure.
     Line {
         /// When, ms.
         at: f64,
-        /// CSS class.
+        /// The stylesheet's classes for it.
         class: &'static str,
-        /// Label key.
-        label: &'static str,
+        /// What it is.
+        label: Label,
     },
     /// A point: a log entry or a waiting request's departure.
     Dot {
@@ -102,7 +139,7 @@ pub enum Overlay {
         at: f64,
         /// How many share it.
         count: u32,
-        /// CSS class.
+        /// The stylesheet's classes for it.
         class: &'static str,
     },
 }
@@ -110,14 +147,14 @@ pub enum Overlay {
 /// A lane's state as one bar: a level against a maximum, with reference lines.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Gauge {
-    /// What the bar measures (label key: `tokens`, `count`, `waiting`, …).
-    pub what: &'static str,
+    /// What the bar measures.
+    pub what: Label,
     /// The level.
     pub level: f64,
     /// The full scale.
     pub max: f64,
-    /// Reference lines: `(value, label key)` (N, burst, delay).
-    pub lines: Vec<(f64, &'static str)>,
+    /// Reference lines: `(value, label)` (N, burst, delay).
+    pub lines: Vec<(f64, Label)>,
     /// The level as the engine prints it (exact: `2.4`, `0.85`).
     pub level_text: String,
     /// The full scale as text.
@@ -299,11 +336,7 @@ impl Sim {
                 index: i,
                 t: r.t,
                 key: r.key,
-                decision: match (o.allowed, wait) {
-                    (false, _) => Decision::Deny,
-                    (true, 0) => Decision::Allow,
-                    (true, _) => Decision::Delay,
-                },
+                decision: Decision::of(&o),
                 departs: r.t.saturating_add(wait),
                 rank,
             });
@@ -328,10 +361,10 @@ impl Sim {
             };
             let k = (((r.t - from.min(r.t)) / width) as usize).min(n - 1);
             if let Some(c) = out.get_mut(k) {
-                match (o.allowed, o.wait_ms().unwrap_or(0)) {
-                    (false, _) => c.denied += 1,
-                    (true, 0) => c.allowed += 1,
-                    (true, _) => c.delayed += 1,
+                match Decision::of(&o) {
+                    Decision::Deny => c.denied += 1,
+                    Decision::Allow => c.allowed += 1,
+                    Decision::Delay => c.delayed += 1,
                 }
             }
         }
@@ -371,6 +404,11 @@ impl Sim {
         self.timeline.explain(lane, index).ok()
     }
 
+    /// What lane `lane` did with request `index`.
+    pub fn outcome(&self, lane: usize, index: u64) -> Option<Decision> {
+        self.timeline.outcome(lane, index).map(|o| Decision::of(&o))
+    }
+
     /// The request `index`.
     pub fn request(&self, index: u64) -> Option<Request> {
         self.timeline.request(index)
@@ -400,13 +438,13 @@ pub fn overlays(snapshot: &Snapshot, now: u64) -> Vec<Overlay> {
             Overlay::Band {
                 from: ms_f64(*start),
                 to: ms_f64(*end),
-                class: "window",
-                label: "window",
+                class: "band window",
+                label: Label::Window,
             },
             Overlay::Line {
                 at: ms_f64(*end),
-                class: "reset",
-                label: "reset",
+                class: "mark-line reset",
+                label: Label::Reset,
             },
         ],
         Snapshot::AnchoredWindow { window, .. } => match window {
@@ -414,13 +452,13 @@ pub fn overlays(snapshot: &Snapshot, now: u64) -> Vec<Overlay> {
                 Overlay::Band {
                     from: ms_f64(*start),
                     to: ms_f64(*end),
-                    class: "window",
-                    label: "opened",
+                    class: "band window",
+                    label: Label::Opened,
                 },
                 Overlay::Line {
                     at: ms_f64(*end),
-                    class: "reset",
-                    label: "reset",
+                    class: "mark-line reset",
+                    label: Label::Reset,
                 },
             ],
             None => Vec::new(),
@@ -431,13 +469,17 @@ pub fn overlays(snapshot: &Snapshot, now: u64) -> Vec<Overlay> {
             let mut out = vec![Overlay::Band {
                 from: now - ms_f64(*window),
                 to: now,
-                class: "window",
-                label: "window",
+                class: "band window",
+                label: Label::Window,
             }];
             out.extend(entries.iter().map(|e| Overlay::Dot {
                 at: ms_f64(e.at),
                 count: e.count,
-                class: if e.allowed { "logged" } else { "logged-denied" },
+                class: if e.allowed {
+                    "entry logged"
+                } else {
+                    "entry logged-denied"
+                },
             }));
             out
         }
@@ -447,27 +489,27 @@ pub fn overlays(snapshot: &Snapshot, now: u64) -> Vec<Overlay> {
                 Overlay::Band {
                     from: s - w,
                     to: s,
-                    class: "prev",
-                    label: "prev",
+                    class: "band prev",
+                    label: Label::Prev,
                 },
                 Overlay::Band {
                     from: s,
                     to: s + w,
-                    class: "window",
-                    label: "curr",
+                    class: "band window",
+                    label: Label::Curr,
                 },
             ]
         }
         Snapshot::Gcra { tat, tau, .. } => vec![
             Overlay::Line {
                 at: ms_f64(*tat),
-                class: "tat",
-                label: "tat",
+                class: "mark-line tat",
+                label: Label::Tat,
             },
             Overlay::Line {
                 at: now + ms_f64(*tau),
-                class: "tau",
-                label: "now_tau",
+                class: "mark-line tau",
+                label: Label::NowTau,
             },
         ],
         Snapshot::LeakyQueue {
@@ -480,14 +522,14 @@ pub fn overlays(snapshot: &Snapshot, now: u64) -> Vec<Overlay> {
                 .map(|d| Overlay::Dot {
                     at: ms_f64(*d),
                     count: 1,
-                    class: "queued",
+                    class: "entry queued",
                 })
                 .collect();
             if !departures.is_empty() {
                 out.push(Overlay::Line {
                     at: ms_f64(*next_out),
-                    class: "next-out",
-                    label: "next_out",
+                    class: "mark-line next-out",
+                    label: Label::NextOut,
                 });
             }
             out
@@ -504,10 +546,10 @@ pub fn gauge(snapshot: &Snapshot) -> Gauge {
     match snapshot {
         Snapshot::FixedWindow { count, limit, .. }
         | Snapshot::AnchoredWindow { count, limit, .. } => Gauge {
-            what: "count",
+            what: Label::Count,
             level: *count as f64,
             max: *limit as f64,
-            lines: vec![(*limit as f64, "limit")],
+            lines: vec![(*limit as f64, Label::Limit)],
             level_text: whole(*count),
             max_text: whole(*limit),
             part: None,
@@ -515,10 +557,10 @@ pub fn gauge(snapshot: &Snapshot) -> Gauge {
         Snapshot::SlidingLog { entries, limit, .. } => {
             let n: u64 = entries.iter().map(|e| u64::from(e.count)).sum();
             Gauge {
-                what: "in_log",
+                what: Label::InLog,
                 level: n as f64,
                 max: *limit as f64,
-                lines: vec![(*limit as f64, "limit")],
+                lines: vec![(*limit as f64, Label::Limit)],
                 level_text: whole(n),
                 max_text: whole(*limit),
                 part: None,
@@ -532,10 +574,10 @@ pub fn gauge(snapshot: &Snapshot) -> Gauge {
         } => {
             let est = amount_f64(estimate);
             Gauge {
-                what: "estimate",
+                what: Label::Estimate,
                 level: est,
                 max: (*limit as f64).max(est),
-                lines: vec![(*limit as f64, "limit")],
+                lines: vec![(*limit as f64, Label::Limit)],
                 level_text: estimate.to_string(),
                 max_text: whole(*limit),
                 part: Some((est - *curr as f64).max(0.0)),
@@ -544,28 +586,28 @@ pub fn gauge(snapshot: &Snapshot) -> Gauge {
         Snapshot::TokenBucket {
             tokens, capacity, ..
         } => Gauge {
-            what: "tokens",
+            what: Label::Tokens,
             level: amount_f64(tokens),
             max: *capacity as f64,
-            lines: vec![(1.0, "one")],
+            lines: vec![(1.0, Label::One)],
             level_text: tokens.to_string(),
             max_text: whole(*capacity),
             part: None,
         },
         Snapshot::FloatTokenBucket { tokens, capacity } => Gauge {
-            what: "tokens",
+            what: Label::Tokens,
             level: *tokens,
             max: *capacity as f64,
-            lines: vec![(1.0, "one")],
+            lines: vec![(1.0, Label::One)],
             level_text: format!("{tokens:?}"),
             max_text: whole(*capacity),
             part: None,
         },
         Snapshot::Gcra { tokens, burst, .. } => Gauge {
-            what: "tokens",
+            what: Label::Tokens,
             level: amount_f64(tokens),
             max: *burst as f64,
-            lines: vec![(1.0, "one")],
+            lines: vec![(1.0, Label::One)],
             level_text: tokens.to_string(),
             max_text: whole(*burst),
             part: None,
@@ -573,10 +615,10 @@ pub fn gauge(snapshot: &Snapshot) -> Gauge {
         Snapshot::LeakyQueue {
             waiting, capacity, ..
         } => Gauge {
-            what: "waiting",
+            what: Label::Waiting,
             level: *waiting as f64,
             max: *capacity as f64,
-            lines: vec![(*capacity as f64, "capacity")],
+            lines: vec![(*capacity as f64, Label::Capacity)],
             level_text: whole(*waiting),
             max_text: whole(*capacity),
             part: None,
@@ -587,12 +629,12 @@ pub fn gauge(snapshot: &Snapshot) -> Gauge {
             delay,
             ..
         } => {
-            let mut lines = vec![(*burst as f64, "burst")];
+            let mut lines = vec![(*burst as f64, Label::Burst)];
             if let Some(d) = delay {
-                lines.push((*d as f64, "delay"));
+                lines.push((*d as f64, Label::Delay));
             }
             Gauge {
-                what: "excess",
+                what: Label::Excess,
                 level: amount_f64(excess),
                 max: (*burst as f64).max(1.0),
                 lines,
@@ -604,12 +646,12 @@ pub fn gauge(snapshot: &Snapshot) -> Gauge {
     }
 }
 
-/// The verdict's kind, for translation: `(word key, wait)`.
-pub fn verdict_parts(v: &Verdict) -> (&'static str, Option<String>) {
+/// A verdict as a mark shows it, and the wait of a delayed one (`9.8 s`).
+pub fn verdict_parts(v: &Verdict) -> (Decision, Option<String>) {
     match v {
-        Verdict::Allow => ("allow", None),
-        Verdict::Deny => ("deny", None),
-        Verdict::Delay(w) => ("delay", Some(w.to_string())),
+        Verdict::Allow => (Decision::Allow, None),
+        Verdict::Deny => (Decision::Deny, None),
+        Verdict::Delay(w) => (Decision::Delay, Some(w.to_string())),
     }
 }
 
@@ -682,8 +724,8 @@ mod tests {
             Overlay::Band {
                 from: 10_000.0,
                 to: 20_000.0,
-                class: "window",
-                label: "window"
+                class: "band window",
+                label: Label::Window
             }
         );
         let g = gauge(&snap);
@@ -716,8 +758,8 @@ mod tests {
 
     #[test]
     fn manual_sends_at_the_clock_and_rewrites_a_scrubbed_future() {
-        let (state, _) = parse("scenario=manual");
-        let mut sim = Sim::new(&state.setup).unwrap();
+        let state = parse("scenario=manual").0.setup;
+        let mut sim = Sim::new(&state).unwrap();
         assert!(sim.is_empty());
         for _ in 0..6 {
             sim.send(1_000).unwrap();
@@ -734,8 +776,8 @@ mod tests {
 
     #[test]
     fn long_streams_show_a_moving_span_and_columns() {
-        let (state, _) = parse("scenario=lab-d");
-        let sim = Sim::new(&state.setup).unwrap();
+        let state = parse("scenario=lab-d").0.setup;
+        let sim = Sim::new(&state).unwrap();
         let (from, to) = sim.span(300_000);
         assert!(from <= 300_000 && 300_000 <= to, "{from}..{to}");
         assert_eq!(to - from, 180_000);
@@ -747,8 +789,8 @@ mod tests {
             let r = sim.timeline.visible(from, to);
             r.end - r.start
         });
-        let (state, _) = parse("scenario=golden");
-        let sim = Sim::new(&state.setup).unwrap();
+        let state = parse("scenario=golden").0.setup;
+        let sim = Sim::new(&state).unwrap();
         assert_eq!(sim.span(5_000), (0, sim.end()));
     }
 

@@ -1,25 +1,24 @@
-//! A panic in wasm kills the page, so the playground's state machine is driven with
-//! random sequences of user actions (fields with good and bad values, clicks, the
-//! clock, links) and must never panic, and must always render.
+//! A panic in wasm kills the page, so the playground's model is driven with random
+//! sequences of actions (fields with good and bad values, clicks, the clock, links)
+//! and must never panic, and everything the components draw from it must draw.
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
-use ratelab_web::state::{MountOptions, Playground};
+use ratelab_core::Algorithm;
+use ratelab_sim::ScenarioId;
+use ratelab_web::draw::{self, MarkContext, Scale};
+use ratelab_web::state::{Action, Field, LaneField, MountOptions, Playground};
+use ratelab_web::texts::Lang;
+use ratelab_web::view::{live::live_text, trace::trace_of};
 
-const FIELDS: &[&str] = &[
-    "scenario",
-    "limit",
-    "period",
-    "add",
-    "lane0.limit",
-    "lane1.period",
-    "lane2.burst",
-    "lane3.delay",
-    "lane3.nodelay",
-    "lane9.limit",
-    "lang",
-    "requests",
-    "nonsense",
+const FIELDS: &[Field] = &[
+    Field::Limit,
+    Field::Period,
+    Field::Lane(0, LaneField::Limit),
+    Field::Lane(1, LaneField::Period),
+    Field::Lane(2, LaneField::Burst),
+    Field::Lane(3, LaneField::Delay),
+    Field::Lane(9, LaneField::Limit),
 ];
 
 const VALUES: &[&str] = &[
@@ -35,7 +34,6 @@ const VALUES: &[&str] = &[
     "500ms",
     "99999999999999999999",
     "true",
-    "false",
     "vi",
     "golden",
     "custom",
@@ -43,47 +41,80 @@ const VALUES: &[&str] = &[
     "lab-d",
     "manual",
     "poisson",
-    "nginx",
-    "gcra",
-    "token_bucket_f64",
-    "sliding_log_logs_blocked",
+    "nonsense",
     "2s 1s",
     "0 0 0 5s",
+    r#"{"requests": [0, 0], "limiters": [{"algorithm": "gcra", "limit": 1, "period_ms": 1000}]}"#,
 ];
 
-#[derive(Clone, Debug)]
-enum Action {
-    Field(usize, usize),
-    Next,
-    Prev,
-    Seek(u64),
-    Play(u8),
-    Send,
-    Select(u64),
-    Remove(usize),
-    Highlight,
-    Apply(usize),
-    Import(usize),
-    Export,
-    Width(u16),
+fn text() -> impl Strategy<Value = String> {
+    (0..VALUES.len()).prop_map(|v| VALUES[v].to_string())
 }
 
-fn action() -> impl Strategy<Value = Action> {
-    prop_oneof![
-        (0..FIELDS.len(), 0..VALUES.len()).prop_map(|(f, v)| Action::Field(f, v)),
-        Just(Action::Next),
+fn action() -> impl Strategy<Value = (Action, u8)> {
+    let a = prop_oneof![
+        (0..FIELDS.len(), text()).prop_map(|(f, v)| Action::Edit(FIELDS[f], v)),
+        prop::sample::select(ScenarioId::ALL.to_vec()).prop_map(Action::Scenario),
+        (0usize..7, any::<bool>()).prop_map(|(j, b)| Action::NoDelay(j, b)),
+        prop::sample::select(Algorithm::ALL.to_vec()).prop_map(Action::Add),
+        (0usize..8).prop_map(Action::Remove),
+        text().prop_map(Action::ApplyRequests),
+        Just(Action::Export),
+        text().prop_map(Action::Import),
+        text().prop_map(Action::JsonEdited),
+        any::<bool>().prop_map(Action::JsonOpen),
+        Just(Action::Copied),
+        Just(Action::Dismiss),
+        Just(Action::Play),
         Just(Action::Prev),
+        Just(Action::Next),
         (0u64..200_000).prop_map(Action::Seek),
-        (1u8..20).prop_map(Action::Play),
+        prop::sample::select(vec![0, 250, 1000, 16_000, 3]).prop_map(Action::Speed),
         Just(Action::Send),
         (0u64..50).prop_map(Action::Select),
-        (0usize..8).prop_map(Action::Remove),
-        Just(Action::Highlight),
-        (0..VALUES.len()).prop_map(Action::Apply),
-        (0..VALUES.len()).prop_map(Action::Import),
-        Just(Action::Export),
-        (0u16..3000).prop_map(Action::Width),
-    ]
+        any::<bool>().prop_map(Action::Highlight),
+        prop::sample::select(Lang::ALL.to_vec()).prop_map(Action::Lang),
+    ];
+    // Then let the clock run for a few frames.
+    (a, 0u8..20)
+}
+
+/// Everything the components draw, drawn from the model as they draw it.
+fn draw_everything(p: &Playground, width: f64) {
+    let sim = p.sim();
+    let (from, to) = sim.span(p.now);
+    let scale = Scale { from, to, width };
+    let key = sim.key_of(p.selected());
+    let _ = draw::axis(scale);
+    for j in 0..sim.lanes().len() {
+        let busiest = sim.busiest(j, p.now);
+        match sim.marks(j, from, to) {
+            Some(m) => {
+                let c = MarkContext {
+                    scale,
+                    revealed: p.revealed(),
+                    selected: p.selected(),
+                    busiest: busiest.as_ref(),
+                    key_matches: &|_| true,
+                    lang: p.lang,
+                };
+                let _ = draw::marks(m, &c);
+            }
+            None => {
+                let _ = draw::columns(&sim.columns(j, from, to, 100), scale);
+            }
+        }
+        let snap = sim.snapshot(j, &key, p.now);
+        let _ = draw::under(snap.as_ref(), p.now, scale, busiest.as_ref(), p.lang);
+        if let Some(s) = snap {
+            let _ = draw::gauge(&ratelab_web::model::gauge(&s), true, p.lang);
+        }
+        let _ = sim.headers(j, &key, p.now);
+        let _ = sim.yardstick(j, p.now);
+    }
+    let _ = trace_of(sim, p.selected());
+    let _ = live_text(sim, p.selected(), p.lang);
+    let _ = draw::clock_x(p.now, scale);
 }
 
 proptest! {
@@ -93,33 +124,18 @@ proptest! {
     fn no_sequence_of_actions_panics(
         link in prop::sample::select(vec!["", "scenario=manual", "scenario=lab-c&t=1s", "scenario=custom&requests=0,0,5s", "limiters=nginx,gcra&hl=1"]),
         actions in prop::collection::vec(action(), 1..40),
+        width in 0.0f64..3000.0,
     ) {
         let mut p = Playground::new(MountOptions::page(link)).unwrap();
-        p.render();
-        for a in actions {
-            match a {
-                Action::Field(f, v) => p.field(FIELDS[f], VALUES[v]),
-                Action::Next => p.step_next(),
-                Action::Prev => p.step_prev(),
-                Action::Seek(t) => p.seek(t),
-                Action::Play(n) => {
-                    p.toggle_play();
-                    for _ in 0..n {
-                        p.advance(50.0);
-                    }
-                }
-                Action::Send => p.send(),
-                Action::Select(i) => p.select(i),
-                Action::Remove(j) => p.remove_lane(j),
-                Action::Highlight => p.toggle_highlight(),
-                Action::Apply(v) => p.apply_requests(VALUES[v]),
-                Action::Import(v) => p.import_json(VALUES[v]),
-                Action::Export => p.export_json(),
-                Action::Width(w) => p.set_width(f64::from(w)),
+        draw_everything(&p, width);
+        for (a, frames) in actions {
+            p.apply(a);
+            for _ in 0..frames {
+                p.advance(50.0);
             }
-            let _ = p.render();
+            draw_everything(&p, width);
             prop_assert!(p.now <= p.end());
-            prop_assert!((1..=6).contains(&p.share.lanes.len()));
+            prop_assert!((1..=6).contains(&p.setup().lanes.len()));
         }
         // Whatever happened, the link it gives opens the same view.
         let q = p.query();

@@ -1,7 +1,16 @@
 //! The playground and the JS API in a real browser (headless Chromium and Firefox,
 //! through `cargo xtask test`): mount into a fresh element, click, let the reactive
-//! system run (`tick().await`), read the DOM.
+//! system run (`tick().await`), read the DOM. One test binary (each links the whole
+//! crate): the components' own tests are in `app/components.rs`, the JS API's
+//! argument and size checks in `app/api.rs`, hostile links in `app/hostile.rs`.
 #![cfg(target_arch = "wasm32")]
+
+#[path = "app/api.rs"]
+mod api;
+#[path = "app/components.rs"]
+mod components;
+#[path = "app/hostile.rs"]
+mod hostile;
 
 use leptos::task::tick;
 use ratelab_web::api::{mount, scenarios, simulate, Playground};
@@ -17,7 +26,7 @@ const GOLDEN_REPORT: &str = include_str!("data/golden-report.json");
 const GOLDEN_INPUT: &str = include_str!("../../cli/tests/data/golden.json");
 
 /// A new, empty element attached to the page, so tests never see each other's DOM.
-fn fresh_root() -> HtmlElement {
+pub fn fresh_root() -> HtmlElement {
     let document = web_sys::window().unwrap().document().unwrap();
     let root: HtmlElement = document.create_element("div").unwrap().unchecked_into();
     root.style().set_property("width", "1000px").unwrap();
@@ -26,21 +35,21 @@ fn fresh_root() -> HtmlElement {
 }
 
 /// `mount(root, options)` with options given as pairs.
-fn mount_with(root: &HtmlElement, options: &[(&str, &str)]) -> Playground {
+pub fn mount_with(root: &HtmlElement, options: &[(&str, &str)]) -> Playground {
     let o = js_sys::Object::new();
     for (k, v) in options {
         js_sys::Reflect::set(&o, &JsValue::from_str(k), &JsValue::from_str(v)).unwrap();
     }
-    mount(root.clone(), o.into())
+    mount(root.clone().into(), o.into()).unwrap()
 }
 
-async fn settle() {
+pub async fn settle() {
     for _ in 0..3 {
         tick().await;
     }
 }
 
-fn all(root: &Element, selector: &str) -> Vec<Element> {
+pub fn all(root: &Element, selector: &str) -> Vec<Element> {
     let list = root.query_selector_all(selector).unwrap();
     (0..list.length())
         .filter_map(|i| list.item(i))
@@ -48,21 +57,21 @@ fn all(root: &Element, selector: &str) -> Vec<Element> {
         .collect()
 }
 
-fn find(root: &Element, selector: &str) -> HtmlElement {
+pub fn find(root: &Element, selector: &str) -> HtmlElement {
     root.query_selector(selector)
         .unwrap()
         .unwrap_or_else(|| panic!("no element matches {selector}"))
         .unchecked_into()
 }
 
-fn attr(el: &Element, name: &str) -> String {
+pub fn attr(el: &Element, name: &str) -> String {
     el.get_attribute(name).unwrap_or_default()
 }
 
 /// The decisions on lane `j`'s marks, as SPEC's tables write them.
 /// Lane `j`'s marks in request order (a pile of close marks is drawn last request
 /// first, so document order is not request order).
-fn marks(root: &Element, j: usize) -> String {
+pub fn marks(root: &Element, j: usize) -> String {
     let mut marks: Vec<(u64, char)> = all(root, &format!("article[data-lane=\"{j}\"] .mark"))
         .iter()
         .map(|m| {
@@ -79,19 +88,19 @@ fn marks(root: &Element, j: usize) -> String {
     marks.into_iter().map(|(_, m)| m).collect()
 }
 
-fn lanes(root: &Element) -> Vec<String> {
+pub fn lanes(root: &Element) -> Vec<String> {
     all(root, "article.lane")
         .iter()
         .map(|a| attr(a, "data-algorithm"))
         .collect()
 }
 
-async fn click(root: &Element, selector: &str) {
+pub async fn click(root: &Element, selector: &str) {
     find(root, selector).click();
     settle().await;
 }
 
-async fn change(root: &Element, name: &str, value: &str) {
+pub async fn change(root: &Element, name: &str, value: &str) {
     let el: Element = find(root, &format!("[name=\"{name}\"]")).unchecked_into();
     if let Some(i) = el.dyn_ref::<web_sys::HtmlInputElement>() {
         i.set_value(value);
@@ -151,7 +160,7 @@ async fn choosing_a_scenario_and_limiters_renders_their_lanes() {
     // The teaching variant says so.
     let wrong = find(&root, "article[data-lane=\"4\"] .badge");
     assert_eq!(wrong.text_content().unwrap(), "wrong on purpose");
-    click(&root, "li[data-lane=\"0\"] [data-action=\"remove\"]").await;
+    click(&root, "li[data-lane=\"0\"] button.remove").await;
     assert_eq!(lanes(&root)[0], "sliding_log");
 }
 
@@ -167,12 +176,12 @@ async fn stepping_through_the_golden_stream_shows_specs_decisions() {
     );
     settle().await;
     for _ in 0..5 {
-        click(&root, "[data-action=\"next\"]").await;
+        click(&root, "button.next").await;
     }
     assert_eq!(find(&root, "output.now").text_content().unwrap(), "9.5 s");
     assert_eq!(marks(&root, 0), "✓✓✓✓✓·······");
     for _ in 0..7 {
-        click(&root, "[data-action=\"next\"]").await;
+        click(&root, "button.next").await;
     }
     assert_eq!(marks(&root, 0), "✓✓✓✓✓✗✓✓✓✓✓✗");
     assert_eq!(marks(&root, 1), "✓✓✓✓✓✗✗✗✗✗✓✓");
@@ -187,7 +196,7 @@ async fn stepping_through_the_golden_stream_shows_specs_decisions() {
     let wait = find(&root, "tr[data-lane=\"5\"] td.longest-wait");
     assert_eq!(attr(&wait, "data-value"), "9800");
     // Back one: the last request is pending again.
-    click(&root, "[data-action=\"prev\"]").await;
+    click(&root, "button.prev").await;
     assert_eq!(marks(&root, 0), "✓✓✓✓✓✗✓✓✓✓✓·");
 }
 
@@ -228,7 +237,7 @@ async fn the_manual_button_adds_a_request_at_the_clock() {
     settle().await;
     assert!(all(&root, "article .mark").is_empty());
     for _ in 0..6 {
-        click(&root, "[data-action=\"send\"]").await;
+        click(&root, "button.send").await;
     }
     assert_eq!(marks(&root, 0), "✓✓✓✓✓✗");
     let h = find(&root, "article[data-lane=\"0\"] .http");
@@ -275,7 +284,7 @@ async fn invalid_link_values_show_a_notice_and_the_defaults() {
         assert!(notices.contains(needle), "{needle} missing from {notices}");
     }
     assert_eq!(lanes(&root), ["fixed_window"]);
-    click(&root, "[data-action=\"dismiss\"]").await;
+    click(&root, "button.dismiss").await;
     assert!(root.query_selector(".notices").unwrap().is_none());
 }
 
@@ -313,7 +322,7 @@ async fn two_playgrounds_keep_separate_state() {
     let pb = mount_with(&b, &[("scenario", "golden"), ("limiters", "gcra")]);
     settle().await;
     for _ in 0..3 {
-        click(&a, "[data-action=\"next\"]").await;
+        click(&a, "button.next").await;
     }
     assert_eq!(find(&a, "output.now").text_content().unwrap(), "8 s");
     assert_eq!(find(&b, "output.now").text_content().unwrap(), "0 s");
@@ -335,15 +344,14 @@ fn simulate_on_the_golden_stream_equals_the_command_line() {
     assert_eq!(text, GOLDEN_REPORT.trim_end());
     // And the text form, byte for byte.
     assert_eq!(
-        ratelab_web::api::simulate_json(GOLDEN_INPUT).unwrap(),
+        ratelab_web::api::simulate_json(GOLDEN_INPUT.into()).unwrap(),
         GOLDEN_REPORT.trim_end()
     );
 }
 
-fn error_of(config: &str) -> String {
+pub fn error_of(config: &str) -> String {
     let v = js_sys::eval(&format!("({config})")).unwrap();
     let err = simulate(v).map(|_| ()).unwrap_err();
-    let err: JsValue = err.into();
     js_sys::Reflect::get(&err, &"message".into())
         .unwrap()
         .as_string()

@@ -1,0 +1,166 @@
+//! SVG markup that is escaped by construction.
+//!
+//! [`Svg`] is the only markup the page sets as `innerHTML`, and only the
+//! [`Writer`] below makes one: element and attribute names are `&'static str`
+//! written in this crate's code, and every value and every text goes through
+//! [`escape`] as it is written. There is no way to turn a `String` into an `Svg`,
+//! so text from a person (a request's key, a message quoting a link) can only ever
+//! become text.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// A piece of SVG markup made by [`Writer`]. Cheap to clone (shared).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Svg(Arc<str>);
+
+impl Svg {
+    /// The markup, for an element's `inner_html`.
+    pub fn markup(&self) -> Arc<str> {
+        self.0.clone()
+    }
+
+    /// The markup as text (for tests).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A value written into an attribute: numbers as they are, text escaped.
+pub(in crate::draw) trait AttrValue {
+    fn write_to(&self, out: &mut String);
+}
+
+impl AttrValue for i64 {
+    fn write_to(&self, out: &mut String) {
+        let _ = write!(out, "{self}");
+    }
+}
+
+impl AttrValue for i32 {
+    fn write_to(&self, out: &mut String) {
+        let _ = write!(out, "{self}");
+    }
+}
+
+impl AttrValue for u64 {
+    fn write_to(&self, out: &mut String) {
+        let _ = write!(out, "{self}");
+    }
+}
+
+impl AttrValue for f64 {
+    fn write_to(&self, out: &mut String) {
+        let _ = write!(out, "{self}");
+    }
+}
+
+impl AttrValue for &str {
+    fn write_to(&self, out: &mut String) {
+        escape(self, out);
+    }
+}
+
+/// Writes markup. Used only by the drawing module.
+pub(in crate::draw) struct Writer {
+    out: String,
+}
+
+/// An element being written: attributes, then [`Open::end`], [`Open::text`] or
+/// [`Open::children`].
+pub(in crate::draw) struct Open<'a> {
+    w: &'a mut Writer,
+    tag: &'static str,
+}
+
+impl Writer {
+    /// A writer with room for `bytes`.
+    pub fn with_capacity(bytes: usize) -> Writer {
+        Writer {
+            out: String::with_capacity(bytes),
+        }
+    }
+
+    /// Starts element `tag`.
+    pub fn el(&mut self, tag: &'static str) -> Open<'_> {
+        self.out.push('<');
+        self.out.push_str(tag);
+        Open { w: self, tag }
+    }
+
+    /// The markup written.
+    pub fn finish(self) -> Svg {
+        Svg(self.out.into())
+    }
+}
+
+impl Open<'_> {
+    /// An attribute, its value escaped.
+    pub fn attr(self, name: &'static str, value: impl AttrValue) -> Self {
+        let out = &mut self.w.out;
+        out.push(' ');
+        out.push_str(name);
+        out.push_str("=\"");
+        value.write_to(out);
+        out.push('"');
+        self
+    }
+
+    /// Ends the element with no content.
+    pub fn end(self) {
+        self.w.out.push_str("/>");
+    }
+
+    /// Ends the element with `text` (escaped) as its content.
+    pub fn text(self, text: &str) {
+        let out = &mut self.w.out;
+        out.push('>');
+        escape(text, out);
+        close(out, self.tag);
+    }
+
+    /// Ends the element with the children `f` writes.
+    pub fn children(self, f: impl FnOnce(&mut Writer)) {
+        self.w.out.push('>');
+        f(self.w);
+        close(&mut self.w.out, self.tag);
+    }
+}
+
+fn close(out: &mut String, tag: &str) {
+    out.push_str("</");
+    out.push_str(tag);
+    out.push('>');
+}
+
+/// Escapes text for element content and attribute values.
+fn escape(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_and_text_are_escaped() {
+        let mut w = Writer::with_capacity(64);
+        w.el("g").attr("class", r#"a" onload="x"#).children(|w| {
+            w.el("text").attr("x", 3i64).text("<script>&'");
+            w.el("rect").attr("width", 7u64).end();
+        });
+        assert_eq!(
+            w.finish().as_str(),
+            r#"<g class="a&quot; onload=&quot;x"><text x="3">&lt;script&gt;&amp;&#39;</text><rect width="7"/></g>"#
+        );
+    }
+}

@@ -1,0 +1,564 @@
+//! A lane's pictures as SVG, in plain Rust (tested natively).
+//!
+//! Why markup and not a reactive node per shape: a lane has up to
+//! [`crate::model::MAX_MARKS`] marks and its state changes every animation frame;
+//! building a few kilobytes of markup and setting it once is cheaper than thousands
+//! of reactive nodes, and keeps the wasm small. The markup is an [`Svg`], which only
+//! [`markup::Writer`] makes, escaping every value as it is written. Only values the
+//! engine computed and the page's own words go in.
+//!
+//! A lane's `<svg>` stacks four layers: *under* ([`under`]: the state's windows and
+//! moments, the busiest window), *axis* ([`axis`]), *marks* ([`marks`] or
+//! [`columns`]: one mark per request in the visible span) and *over* (the clock line
+//! and the veil over the future, which the lane component moves by attribute).
+
+pub mod layer;
+pub mod markup;
+
+use ratelab_core::Snapshot;
+use ratelab_sim::BusiestWindow;
+
+use crate::model::{tick_step, time_label, Column, Decision, Gauge, Mark, Overlay};
+use crate::texts::common::COMMON;
+use crate::texts::lanes::LANES;
+use crate::texts::Lang;
+pub use markup::Svg;
+use markup::Writer;
+
+/// Height of a lane's timeline, px.
+pub const HEIGHT: i64 = 132;
+const MARK_Y: i64 = 62;
+const DEPART_Y: i64 = 90;
+const LOG_Y: i64 = 32;
+const AXIS_Y: i64 = 108;
+/// Above this many marks, arrival is shown by the veil alone (marks do not flip
+/// one by one as the clock passes them).
+pub const REVEAL_MARKS: usize = 400;
+
+/// Maps times to x in px for a span and a width.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scale {
+    /// Start of the span, ms.
+    pub from: u64,
+    /// End of the span, ms.
+    pub to: u64,
+    /// Width, px.
+    pub width: f64,
+}
+
+impl Scale {
+    /// x of `t` (ms), in whole px (SVG needs no more, and integers keep float
+    /// formatting out of the markup).
+    pub fn x(&self, t: f64) -> i64 {
+        let x =
+            (t - self.from as f64) / (self.to.saturating_sub(self.from).max(1) as f64) * self.width;
+        x.clamp(-1e9, 1e9).round() as i64
+    }
+
+    /// The width in whole px.
+    pub fn w(&self) -> i64 {
+        self.width.round() as i64
+    }
+}
+
+/// The time axis: a baseline and ticks with times.
+pub fn axis(s: Scale) -> Svg {
+    let mut w = Writer::with_capacity(2_000);
+    w.el("line")
+        .attr("class", "axis")
+        .attr("x1", 0)
+        .attr("x2", s.w())
+        .attr("y1", AXIS_Y)
+        .attr("y2", AXIS_Y)
+        .end();
+    let step = tick_step(s.to - s.from, (s.width / 70.0).max(1.0) as u64);
+    let first = s.from.div_ceil(step) * step;
+    for t in (0..200)
+        .map(|k| first + k * step)
+        .take_while(|&t| t <= s.to)
+    {
+        let x = s.x(t as f64);
+        w.el("g").attr("class", "tick").children(|w| {
+            w.el("line")
+                .attr("x1", x)
+                .attr("x2", x)
+                .attr("y1", AXIS_Y)
+                .attr("y2", AXIS_Y + 4)
+                .end();
+            w.el("text")
+                .attr("x", x)
+                .attr("y", AXIS_Y + 16)
+                .attr("text-anchor", "middle")
+                .text(&time_label(t));
+        });
+    }
+    w.finish()
+}
+
+/// What the marks layer needs besides the marks.
+pub struct MarkContext<'a> {
+    /// The span and width.
+    pub scale: Scale,
+    /// Requests with an index below this have arrived.
+    pub revealed: u64,
+    /// The selected request.
+    pub selected: Option<u64>,
+    /// The highlighted window.
+    pub busiest: Option<&'a BusiestWindow>,
+    /// Whether key index `k` is the busiest window's key.
+    pub key_matches: &'a dyn Fn(u32) -> bool,
+    /// The page's language.
+    pub lang: Lang,
+}
+
+/// A lane's marks layer as drawn, and what it shows, so that the page can flip a
+/// mark when its request arrives or is selected without drawing again.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Drawn {
+    /// The markup.
+    pub svg: Svg,
+    /// The marks, in the order of the layer's children.
+    pub marks: Vec<Mark>,
+    /// Requests below this index are drawn as arrived; `None`: every mark is drawn
+    /// with its outcome (columns, or more than [`REVEAL_MARKS`] marks).
+    pub revealed: Option<u64>,
+    /// The request drawn as selected.
+    pub selected: Option<u64>,
+    /// Columns instead of marks.
+    pub dense: bool,
+}
+
+impl Drawn {
+    /// The positions among the layer's children of the marks of requests
+    /// `[from, to)`.
+    pub fn positions(&self, from: u64, to: u64) -> impl Iterator<Item = (usize, &Mark)> {
+        self.marks
+            .iter()
+            .enumerate()
+            .filter(move |(_, m)| (from..to).contains(&m.index))
+    }
+}
+
+/// A mark's tooltip: `#3 · 2.5 s · allowed` (or `not yet` before it arrives).
+pub fn mark_title(m: &Mark, arrived: bool, lang: Lang) -> String {
+    let c = COMMON.get(lang);
+    let what = if !arrived {
+        c.pending.to_string()
+    } else if m.decision == Decision::Delay {
+        format!("{} {}", c.delay_for, time_label(m.departs - m.t))
+    } else {
+        c.decision(m.decision).to_string()
+    };
+    format!("#{} · {} · {what}", m.index + 1, time_label(m.t))
+}
+
+/// The value of a mark's `data-decision` (what the stylesheet colours it by).
+pub fn decision_attr(m: &Mark, arrived: bool) -> &'static str {
+    if arrived {
+        m.decision.attr()
+    } else {
+        "pending"
+    }
+}
+
+/// One mark per request: a circle with ✓ or ✗, and for a delayed request a line to
+/// where it leaves. `data-index`, `data-t` and `data-decision` (`allow`, `deny`,
+/// `delay`, or `pending` before it arrives) are for the stylesheet and tests.
+pub fn marks(marks: Vec<Mark>, c: &MarkContext<'_>) -> Drawn {
+    let mut w = Writer::with_capacity(marks.len() * 240);
+    // Marks closer than a dot's width to the first of their pile stack upwards, so
+    // a burst stays readable at any zoom: up to 6 are 7 px apart, a bigger pile
+    // squeezes into the same height (lab C's 12 at once all show). A pile is drawn
+    // last request first, so that the first, at the bottom, is whole on top.
+    let xs: Vec<i64> = marks.iter().map(|m| c.scale.x(m.t as f64)).collect();
+    let mut order: Vec<(usize, i64)> = Vec::with_capacity(marks.len());
+    let mut start = 0;
+    while start < xs.len() {
+        let first = xs.get(start).copied().unwrap_or(0);
+        let end = (start + 1..xs.len())
+            .find(|&i| xs.get(i).is_none_or(|&x| x - first >= 11))
+            .unwrap_or(xs.len());
+        let k = end - start;
+        let step = if k <= 6 { 7.0 } else { 35.0 / (k - 1) as f64 };
+        for i in (start..end).rev() {
+            order.push((
+                i,
+                (MARK_Y as f64 - (i - start) as f64 * step).round() as i64,
+            ));
+        }
+        start = end;
+    }
+    let revealed = (marks.len() <= REVEAL_MARKS).then_some(c.revealed);
+    let mut drawn_order = Vec::with_capacity(marks.len());
+    for (i, y) in order {
+        let (Some(m), Some(&x)) = (marks.get(i), xs.get(i)) else {
+            continue;
+        };
+        drawn_order.push(*m);
+        let arrived = revealed.is_none_or(|r| m.index < r);
+        let in_max = c.busiest.is_some_and(|b| {
+            m.decision != Decision::Deny && m.t > b.from && m.t <= b.to && (c.key_matches)(m.key)
+        });
+        let class = match (c.selected == Some(m.index), in_max) {
+            (false, false) => "mark",
+            (true, false) => "mark selected",
+            (false, true) => "mark in-max",
+            (true, true) => "mark selected in-max",
+        };
+        w.el("g")
+            .attr("class", class)
+            .attr("data-index", m.index)
+            .attr("data-t", m.t)
+            .attr("data-decision", decision_attr(m, arrived))
+            .children(|w| {
+                w.el("title").text(&mark_title(m, arrived, c.lang));
+                if m.decision == Decision::Delay {
+                    let xd = c.scale.x(m.departs as f64);
+                    w.el("line")
+                        .attr("class", "wait")
+                        .attr("x1", x)
+                        .attr("x2", xd)
+                        .attr("y1", y)
+                        .attr("y2", DEPART_Y)
+                        .end();
+                    w.el("circle")
+                        .attr("class", "departure")
+                        .attr("cx", xd)
+                        .attr("cy", DEPART_Y)
+                        .attr("r", 4)
+                        .end();
+                }
+                w.el("circle")
+                    .attr("class", "dot")
+                    .attr("cx", x)
+                    .attr("cy", y)
+                    .attr("r", "5.5")
+                    .end();
+                // Hidden by the stylesheet while the mark is pending.
+                let glyph = if m.decision == Decision::Deny {
+                    "✗"
+                } else {
+                    "✓"
+                };
+                w.el("text")
+                    .attr("class", "glyph")
+                    .attr("x", x)
+                    .attr("y", y as f64 + 3.5)
+                    .attr("text-anchor", "middle")
+                    .text(glyph);
+            });
+    }
+    Drawn {
+        svg: w.finish(),
+        marks: drawn_order,
+        revealed,
+        selected: c.selected,
+        dense: false,
+    }
+}
+
+/// When a span holds too many requests to draw one by one: columns counting them
+/// (allowed up, denied down).
+pub fn columns(cols: &[Column], scale: Scale) -> Drawn {
+    let mut w = Writer::with_capacity(cols.len() * 120);
+    let peak = cols
+        .iter()
+        .map(|c| c.allowed + c.delayed + c.denied)
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64;
+    let k = 40.0 / peak;
+    for c in cols {
+        let x = scale.x(c.t as f64);
+        let ok = (f64::from(c.allowed + c.delayed) * k).round() as i64;
+        let no = (f64::from(c.denied) * k).round() as i64;
+        if ok > 0 {
+            w.el("rect")
+                .attr("class", "col allow")
+                .attr("x", x)
+                .attr("y", MARK_Y + 8 - ok)
+                .attr("width", "2.5")
+                .attr("height", ok)
+                .end();
+        }
+        if no > 0 {
+            w.el("rect")
+                .attr("class", "col deny")
+                .attr("x", x)
+                .attr("y", MARK_Y + 10)
+                .attr("width", "2.5")
+                .attr("height", no)
+                .end();
+        }
+    }
+    Drawn {
+        svg: w.finish(),
+        dense: true,
+        ..Drawn::default()
+    }
+}
+
+/// The state's shapes (windows, log entries, waiting requests, TAT and now + τ) and
+/// the busiest window.
+pub fn under(
+    snapshot: Option<&Snapshot>,
+    now: u64,
+    s: Scale,
+    busiest: Option<&BusiestWindow>,
+    lang: Lang,
+) -> Svg {
+    let (t, c) = (LANES.get(lang), COMMON.get(lang));
+    let mut w = Writer::with_capacity(1_000);
+    for o in snapshot
+        .map(|snap| crate::model::overlays(snap, now))
+        .unwrap_or_default()
+    {
+        match o {
+            Overlay::Band {
+                from,
+                to,
+                class,
+                label,
+            } => {
+                let (x0, x1) = (s.x(from).max(-2), s.x(to).min(s.w() + 2));
+                if x1 > x0 {
+                    w.el("g").attr("class", class).children(|w| {
+                        w.el("rect")
+                            .attr("x", x0)
+                            .attr("y", 16)
+                            .attr("width", x1 - x0)
+                            .attr("height", AXIS_Y - 16)
+                            .end();
+                        w.el("text")
+                            .attr("x", x0 + 4)
+                            .attr("y", 27)
+                            .text(t.label(label, c));
+                    });
+                }
+            }
+            Overlay::Line { at, class, label } => {
+                let x = s.x(at);
+                if (-50..s.w() + 50).contains(&x) {
+                    w.el("g").attr("class", class).children(|w| {
+                        w.el("line")
+                            .attr("x1", x)
+                            .attr("x2", x)
+                            .attr("y1", 14)
+                            .attr("y2", AXIS_Y)
+                            .end();
+                        w.el("text")
+                            .attr("x", x)
+                            .attr("y", 11)
+                            .attr("text-anchor", "middle")
+                            .text(t.label(label, c));
+                    });
+                }
+            }
+            Overlay::Dot { at, count, class } => {
+                let x = s.x(at);
+                if (-10..s.w() + 10).contains(&x) {
+                    let y = if class == "entry queued" {
+                        DEPART_Y
+                    } else {
+                        LOG_Y
+                    };
+                    w.el("circle")
+                        .attr("class", class)
+                        .attr("cx", x)
+                        .attr("cy", y)
+                        .attr("r", if count > 1 { 5 } else { 4 })
+                        .end();
+                }
+            }
+        }
+    }
+    if let Some(b) = busiest {
+        let (x0, x1) = (s.x(b.from as f64), s.x(b.to as f64));
+        let label = format!(
+            "{}: {} / {}",
+            t.busiest,
+            b.count,
+            time_label(b.to.saturating_sub(b.from))
+        );
+        // Right-aligned inside the window's end, unless that would run off the
+        // left edge (a narrow screen): then left-aligned from the start.
+        let width = label.chars().count() as i64 * 13 / 2;
+        let (tx, anchor) = if x1 - 4 - width >= 0 {
+            (x1 - 4, "end")
+        } else {
+            (x0.max(0) + 2, "start")
+        };
+        w.el("g")
+            .attr("class", "busiest")
+            .attr("data-count", b.count)
+            .children(|w| {
+                w.el("rect")
+                    .attr("x", x0)
+                    .attr("y", 14)
+                    .attr("width", (x1 - x0).max(2))
+                    .attr("height", AXIS_Y - 14)
+                    .end();
+                w.el("text")
+                    .attr("x", tx)
+                    .attr("y", AXIS_Y - 4)
+                    .attr("text-anchor", anchor)
+                    .text(&label);
+            });
+    }
+    w.finish()
+}
+
+/// Where the clock is on a timeline, px, and the width of the future after it.
+pub fn clock_x(now: u64, s: Scale) -> (i64, i64) {
+    let x = s.x(now as f64).clamp(0, s.w());
+    (x, (s.w() - x).max(0))
+}
+
+/// The inside of a lane's gauge (`<svg class="gauge" viewBox="0 0 220 38">`): the
+/// level as a bar and the reference lines. `refusing`: a request now would be
+/// refused (the bar turns red, whatever it measures: a full token bucket is good
+/// news, a full window is not).
+pub fn gauge(g: &Gauge, refusing: bool, lang: Lang) -> Svg {
+    let (t, c) = (LANES.get(lang), COMMON.get(lang));
+    let mut w = Writer::with_capacity(600);
+    let scale = 200.0 / g.max.max(1e-9);
+    let fill_f = (g.level * scale).clamp(0.0, 200.0);
+    w.el("rect")
+        .attr("class", "track")
+        .attr("x", 10)
+        .attr("y", 4)
+        .attr("width", 200)
+        .attr("height", 18)
+        .attr("rx", 3)
+        .end();
+    w.el("rect")
+        .attr("class", if refusing { "fill refusing" } else { "fill" })
+        .attr("x", 10)
+        .attr("y", 4)
+        .attr("width", fill_f.round() as i64)
+        .attr("height", 18)
+        .attr("rx", 3)
+        .end();
+    if let Some(p) = g.part {
+        w.el("rect")
+            .attr("class", "part")
+            .attr("x", 10)
+            .attr("y", 4)
+            .attr("width", (p * scale).clamp(0.0, fill_f).round() as i64)
+            .attr("height", 18)
+            .attr("rx", 3)
+            .end();
+    }
+    let lines = g.lines.iter().filter(|(v, _)| *v <= g.max);
+    for (x, label) in lines.map(|&(v, l)| ((10.0 + v * scale).round() as i64, l)) {
+        w.el("line")
+            .attr("class", "ref")
+            .attr("x1", x)
+            .attr("x2", x)
+            .attr("y1", 2)
+            .attr("y2", 24)
+            .end();
+        // Labels near the ends stay inside the picture.
+        let anchor = if x > 180 {
+            "end"
+        } else if x < 30 {
+            "start"
+        } else {
+            "middle"
+        };
+        w.el("text")
+            .attr("x", x)
+            .attr("y", 34)
+            .attr("text-anchor", anchor)
+            .text(t.label(label, c));
+    }
+    w.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Sim;
+    use ratelab_sim::share::parse;
+
+    fn golden() -> Sim {
+        let state = parse("limiters=fixed_window,leaky_queue").0.setup;
+        Sim::new(&state).unwrap()
+    }
+
+    fn context(sim: &Sim, revealed: u64, selected: Option<u64>) -> MarkContext<'static> {
+        MarkContext {
+            scale: Scale {
+                from: 0,
+                to: sim.end(),
+                width: 800.0,
+            },
+            revealed,
+            selected,
+            busiest: None,
+            key_matches: &|_| true,
+            lang: Lang::En,
+        }
+    }
+
+    #[test]
+    fn marks_carry_their_decision_once_arrived() {
+        let sim = golden();
+        let m = sim.marks(0, 0, sim.end()).unwrap();
+        let d = marks(m, &context(&sim, sim.revealed(9_800), Some(5)));
+        let svg = d.svg.as_str();
+        assert_eq!(svg.matches("data-decision=\"allow\"").count(), 5);
+        assert_eq!(svg.matches("data-decision=\"deny\"").count(), 1);
+        assert_eq!(svg.matches("data-decision=\"pending\"").count(), 6);
+        assert!(svg.contains(r#"class="mark selected" data-index="5""#));
+        assert_eq!(
+            (d.revealed, d.selected, d.marks.len()),
+            (Some(6), Some(5), 12)
+        );
+        // The children are in drawing order, which `marks` records.
+        let first = svg.find("data-index=\"").map(|i| &svg[i + 12..i + 13]);
+        assert_eq!(first, Some(d.marks[0].index.to_string().as_str()));
+        // The queue's 9.8 s wait is a line to 21 s.
+        let q = sim.marks(1, 0, sim.end()).unwrap();
+        let svg = marks(q, &context(&sim, 12, None)).svg;
+        assert!(svg.as_str().contains("delayed 9.8 s"), "{svg:?}");
+        assert_eq!(svg.as_str().matches(r#"class="wait""#).count(), 9);
+    }
+
+    #[test]
+    fn a_marks_title_says_what_became_of_it() {
+        let sim = golden();
+        let m = sim.marks(1, 0, sim.end()).unwrap()[9];
+        assert_eq!(
+            mark_title(&m, true, Lang::En),
+            "#10 · 11.2 s · delayed 9.8 s"
+        );
+        assert_eq!(mark_title(&m, false, Lang::En), "#10 · 11.2 s · not yet");
+        assert_eq!(mark_title(&m, false, Lang::Vi), "#10 · 11.2 s · chưa đến");
+    }
+
+    #[test]
+    fn the_busiest_window_is_drawn_with_its_count() {
+        let sim = golden();
+        let mut c = context(&sim, 12, None);
+        let b = sim.busiest(0, 19_500).unwrap();
+        let snap = sim.snapshot(0, "", 19_500);
+        let svg = under(snap.as_ref(), 19_500, c.scale, Some(&b), Lang::En);
+        assert!(svg.as_str().contains(r#"data-count="9""#));
+        assert!(svg.as_str().contains("busiest window: 9 / 10 s"));
+        let m = sim.marks(0, 0, sim.end()).unwrap();
+        let matches = |k: u32| k == 0;
+        c.busiest = Some(&b);
+        c.key_matches = &matches;
+        assert_eq!(marks(m, &c).svg.as_str().matches("in-max").count(), 9);
+    }
+
+    #[test]
+    fn a_gauge_is_red_only_when_a_request_would_be_refused() {
+        let sim = golden();
+        let g = crate::model::gauge(&sim.snapshot(0, "", 19_500).unwrap());
+        let svg = gauge(&g, true, Lang::En);
+        assert!(svg.as_str().contains(r#"class="fill refusing""#));
+        assert!(!gauge(&g, false, Lang::En).as_str().contains("refusing"));
+    }
+}

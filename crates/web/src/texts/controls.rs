@@ -1,0 +1,50 @@
+//! The clock bar.
+
+use super::Tr;
+
+/// The clock bar's words.
+#[derive(Debug)]
+#[allow(missing_docs)]
+pub struct Controls {
+    pub play: &'static str,
+    pub pause: &'static str,
+    pub prev: &'static str,
+    pub prev_short: &'static str,
+    pub next: &'static str,
+    pub next_short: &'static str,
+    pub speed: &'static str,
+    pub clock: &'static str,
+    pub send: &'static str,
+    pub highlight: &'static str,
+    pub keys_hint: &'static str,
+}
+
+/// The clock bar's words in every language.
+pub static CONTROLS: Tr<Controls> = Tr {
+    en: Controls {
+        play: "Play",
+        pause: "Pause",
+        prev: "Previous request",
+        prev_short: "← Prev",
+        next: "Next request",
+        next_short: "Next →",
+        speed: "Speed",
+        clock: "Virtual time",
+        send: "Send a request",
+        highlight: "Highlight each limiter's busiest window",
+        keys_hint: "Keys: space play/pause, ← → step, R send (manual)",
+    },
+    vi: Controls {
+        play: "Chạy",
+        pause: "Dừng",
+        prev: "Yêu cầu trước",
+        prev_short: "← Trước",
+        next: "Yêu cầu sau",
+        next_short: "Sau →",
+        speed: "Tốc độ",
+        clock: "Thời gian ảo",
+        send: "Gửi một yêu cầu",
+        highlight: "Tô sáng cửa sổ đông nhất của mỗi bộ giới hạn",
+        keys_hint: "Phím: space chạy/dừng, ← → từng bước, R gửi (thủ công)",
+    },
+};

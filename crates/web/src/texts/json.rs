@@ -1,0 +1,32 @@
+//! The JSON box.
+
+use super::Tr;
+
+/// The JSON box's words.
+#[derive(Debug)]
+#[allow(missing_docs)]
+pub struct Json {
+    pub json: &'static str,
+    pub export: &'static str,
+    pub import: &'static str,
+    pub copy: &'static str,
+    pub copied: &'static str,
+}
+
+/// The JSON box's words in every language.
+pub static JSON: Tr<Json> = Tr {
+    en: Json {
+        json: "JSON (the command line's format)",
+        export: "Export current setup",
+        import: "Import",
+        copy: "Copy",
+        copied: "Copied",
+    },
+    vi: Json {
+        json: "JSON (định dạng của dòng lệnh)",
+        export: "Xuất thiết lập hiện tại",
+        import: "Nhập",
+        copy: "Sao chép",
+        copied: "Đã sao chép",
+    },
+};

@@ -1,0 +1,35 @@
+//! The masthead, the notices, the crash box.
+
+use super::Tr;
+
+/// The page's frame.
+#[derive(Debug)]
+#[allow(missing_docs)]
+pub struct Page {
+    pub tagline: &'static str,
+    pub language: &'static str,
+    pub notices: &'static str,
+    pub dismiss: &'static str,
+    pub crash_title: &'static str,
+    pub crash_reproduce: &'static str,
+}
+
+/// The page's frame in every language.
+pub static PAGE: Tr<Page> = Tr {
+    en: Page {
+        tagline: "“5 requests per 10 seconds” means different things to different limiters. One stream of requests, several limiters side by side, every decision explained.",
+        language: "Language",
+        notices: "Some settings in the link were ignored",
+        dismiss: "Dismiss",
+        crash_title: "ratelab stopped because of a bug",
+        crash_reproduce: "This link reproduces the setup:",
+    },
+    vi: Page {
+        tagline: "“5 yêu cầu mỗi 10 giây” mang nghĩa khác nhau với mỗi bộ giới hạn. Một luồng yêu cầu, nhiều bộ giới hạn đặt cạnh nhau, mỗi quyết định đều được giải thích.",
+        language: "Ngôn ngữ",
+        notices: "Một số thiết lập trong liên kết đã bị bỏ qua",
+        dismiss: "Đóng",
+        crash_title: "ratelab đã dừng vì một lỗi",
+        crash_reproduce: "Liên kết này tái hiện thiết lập:",
+    },
+};

@@ -1,0 +1,128 @@
+//! The scenarios' names and one-line descriptions, as the page shows them. The
+//! simulator's registry has its own English lines for the command line and the
+//! API; these are written for the page (they explain what to watch for).
+
+use ratelab_sim::ScenarioId;
+
+use super::Tr;
+
+/// A scenario's name and description.
+#[derive(Debug)]
+pub struct ScenarioText {
+    /// The name in the scenario picker.
+    pub title: &'static str,
+    /// What it shows, under the picker.
+    pub description: &'static str,
+}
+
+macro_rules! scenario {
+    ($en_title:expr, $en:expr, $vi_title:expr, $vi:expr $(,)?) => {
+        &Tr {
+            en: ScenarioText {
+                title: $en_title,
+                description: $en,
+            },
+            vi: ScenarioText {
+                title: $vi_title,
+                description: $vi,
+            },
+        }
+    };
+}
+
+/// The texts of scenario `id` (a match with no fallback: a scenario added to the
+/// registry without its texts does not compile).
+pub fn scenario_text(id: ScenarioId) -> &'static Tr<ScenarioText> {
+    use ScenarioId::*;
+    match id {
+        EdgeBurst => scenario!(
+            "Edge burst",
+            "A burst of 2N split around a window boundary: N in the last tenth of the first window, N in the first tenth of the next.",
+            "Dồn ở ranh giới cửa sổ",
+            "Một đợt dồn 2N chia đôi quanh ranh giới cửa sổ: N yêu cầu trong một phần mười cuối của cửa sổ đầu, N trong một phần mười đầu của cửa sổ sau.",
+        ),
+        TwiceTheRate => scenario!(
+            "2x rate",
+            "A steady stream at twice the allowed rate for three windows.",
+            "Gấp đôi tốc độ",
+            "Một luồng đều với tốc độ gấp đôi mức cho phép trong ba cửa sổ.",
+        ),
+        BurstThenDrip => scenario!(
+            "Burst then drip",
+            "A full burst of N at once, then one request every 2W/N (half the rate) until 4W.",
+            "Dồn rồi nhỏ giọt",
+            "Một đợt dồn N yêu cầu cùng lúc, rồi cứ 2W/N lại một yêu cầu (nửa tốc độ) cho tới 4W.",
+        ),
+        Manual => scenario!(
+            "Manual",
+            "No requests: send them yourself, one click at a time.",
+            "Thủ công",
+            "Không có yêu cầu nào: tự gửi từng yêu cầu bằng nút bấm.",
+        ),
+        Golden => scenario!(
+            "The golden stream",
+            "Twelve requests between 2 s and 19.5 s against 5 per 10 s: a burst close to the 10 s boundary, then a few stragglers. Each limiter decides them differently.",
+            "Luồng mẫu (golden)",
+            "Mười hai yêu cầu từ 2 s tới 19,5 s với hạn mức 5 mỗi 10 s: một đợt dồn sát ranh giới 10 s, rồi vài yêu cầu lẻ. Mỗi bộ giới hạn quyết định chúng một kiểu.",
+        ),
+        LabA => scenario!(
+            "Lab A: boundary attack",
+            "100 per minute: one request at 0 s, 100 just before 60 s, 100 just after; the fixed window lets 199 through in 2 s.",
+            "Lab A: tấn công ranh giới",
+            "100 mỗi phút: một yêu cầu lúc 0 s, 100 ngay trước 60 s, 100 ngay sau; cửa sổ cố định cho 199 yêu cầu qua trong 2 s.",
+        ),
+        LabB => scenario!(
+            "Lab B: sustained overload",
+            "100 per minute, one request every 300 ms for 3 minutes: the windows pass in bursts, then go silent (34 33 33 0 0 0 per 10 s).",
+            "Lab B: quá tải kéo dài",
+            "100 mỗi phút, cứ 300 ms một yêu cầu trong 3 phút: các cửa sổ cho qua từng đợt rồi im lặng (34 33 33 0 0 0 mỗi 10 s).",
+        ),
+        LabC => scenario!(
+            "Lab C: page load",
+            "12 simultaneous requests against \"10 per second\": a bucket of 1 blocks 11, a bucket of 20 none, a queue delays them.",
+            "Lab C: tải một trang",
+            "12 yêu cầu cùng lúc với \"10 mỗi giây\": xô chứa 1 chặn 11, xô chứa 20 không chặn, hàng đợi thì hoãn chúng.",
+        ),
+        LabD => scenario!(
+            "Lab D: estimate against exact",
+            "Seeded Poisson traffic, 300 clients × 10 min at 0.5x to 4x of 100 per minute: how often the sliding window counter wrongly allows or blocks.",
+            "Lab D: ước lượng so với chính xác",
+            "Lưu lượng Poisson có seed, 300 client × 10 phút ở mức 0,5x tới 4x của 100 mỗi phút: bộ đếm cửa sổ trượt cho qua sai hay chặn sai thường đến đâu.",
+        ),
+        LabE => scenario!(
+            "Lab E: worst case",
+            "100 per minute: 100 requests in the last 0.1 s of the first minute, then 10 per second for two minutes.",
+            "Lab E: trường hợp xấu nhất",
+            "100 mỗi phút: 100 yêu cầu trong 0,1 s cuối của phút đầu, rồi 10 mỗi giây trong hai phút.",
+        ),
+        Poisson => scenario!(
+            "Poisson traffic",
+            "Seeded random traffic from many clients, each at load × the limit on average.",
+            "Lưu lượng Poisson",
+            "Lưu lượng ngẫu nhiên có seed từ nhiều client, mỗi client trung bình bằng mức tải × giới hạn.",
+        ),
+        Custom => scenario!(
+            "Custom",
+            "Your own requests (typed, pasted or imported as JSON) and limiters.",
+            "Tự nhập",
+            "Yêu cầu và bộ giới hạn của bạn (gõ, dán, hoặc nhập JSON).",
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_names_scenarios_as_the_registry_does() {
+        for s in ratelab_sim::SCENARIOS {
+            let t = scenario_text(s.id);
+            assert_eq!(t.en.title, s.title, "{}", s.id);
+            for text in [&t.en, &t.vi] {
+                assert!(!text.title.is_empty() && !text.description.is_empty());
+                assert!(!text.description.contains("SPEC"), "{}", s.id);
+            }
+        }
+    }
+}

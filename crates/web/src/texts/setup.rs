@@ -1,0 +1,44 @@
+//! The setup form: scenario, budget, lanes, the custom stream.
+
+use super::Tr;
+
+/// The setup form's words.
+#[derive(Debug)]
+#[allow(missing_docs)]
+pub struct Setup {
+    pub setup: &'static str,
+    pub scenario: &'static str,
+    pub budget: &'static str,
+    pub limiters: &'static str,
+    pub add_limiter: &'static str,
+    pub remove: &'static str,
+    pub custom_times: &'static str,
+    pub custom_hint: &'static str,
+    pub apply: &'static str,
+}
+
+/// The setup form's words in every language.
+pub static SETUP: Tr<Setup> = Tr {
+    en: Setup {
+        setup: "Setup",
+        scenario: "Scenario",
+        budget: "Everyone's budget",
+        limiters: "Limiters",
+        add_limiter: "Add a limiter",
+        remove: "Remove",
+        custom_times: "Request times",
+        custom_hint: "Comma or space separated: 2s 7s 8.5s, or ms (2000); t:key:cost for more",
+        apply: "Apply",
+    },
+    vi: Setup {
+        setup: "Thiết lập",
+        scenario: "Kịch bản",
+        budget: "Hạn mức chung",
+        limiters: "Bộ giới hạn",
+        add_limiter: "Thêm bộ giới hạn",
+        remove: "Bỏ",
+        custom_times: "Thời điểm các yêu cầu",
+        custom_hint: "Cách nhau bằng dấu phẩy hoặc khoảng trắng: 2s 7s 8.5s, hoặc ms (2000); t:khóa:chi phí nếu cần",
+        apply: "Áp dụng",
+    },
+};

@@ -1,0 +1,151 @@
+//! What every component reads: the model in one signal, and memos over it.
+//!
+//! The model ([`Playground`]) changes only through [`Ctx::act`] (and the clock's
+//! animation frames). Components never read the model directly in their views:
+//! they read a memo, which recomputes when the model changes and tells its readers
+//! only when its own value changed. So a frame that moves the clock re-runs the few
+//! memos that read the clock and, below them, only what they feed.
+//!
+//! A new component takes `let ctx = use_ctx();` and either uses the memos here or
+//! derives its own with [`Ctx::memo`].
+
+use leptos::prelude::*;
+
+use ratelab_sim::ScenarioId;
+
+use crate::draw::{clock_x, Scale};
+use crate::state::{Action, Place, Playground, Shared};
+use crate::texts::{Lang, Tr};
+
+/// The playground's state, as the components see it (provided by [`crate::App`]).
+#[derive(Clone, Copy)]
+pub struct Ctx {
+    model: RwSignal<Playground>,
+    /// The page's language.
+    pub lang: Memo<Lang>,
+    /// The setup and what it runs (a new value only when the setup changed).
+    pub run: Memo<Shared>,
+    /// The virtual clock, ms.
+    pub now: Memo<u64>,
+    /// Where the clock stops, ms.
+    pub end: Memo<u64>,
+    /// Whether the clock runs.
+    pub playing: Memo<bool>,
+    /// The clock's speed, in thousandths.
+    pub speed: Memo<u32>,
+    /// Whether the busiest windows are highlighted.
+    pub highlight: Memo<bool>,
+    /// How many requests have arrived.
+    pub revealed: Memo<u64>,
+    /// The request the trace explains.
+    pub selected: Memo<Option<u64>>,
+    /// The key whose state the lanes draw: the selected request's.
+    pub key: Memo<String>,
+    /// Whether the scenario is the manual one.
+    pub manual: Memo<bool>,
+    /// The time span and width the lanes draw.
+    pub scale: Memo<Scale>,
+    /// The clock line's x on a lane's timeline and the width of the future, px.
+    pub clock_x: Memo<(i64, i64)>,
+    /// The width of a lane's timeline, px (measured by [`crate::view::lanes`]).
+    pub width: RwSignal<f64>,
+    /// The compact variant (lanes, clock and yardstick only).
+    pub compact: bool,
+    /// Mounted in another page.
+    pub embed: bool,
+    /// Makes element ids unique on a page with several playgrounds.
+    pub uid: u32,
+}
+
+impl Ctx {
+    /// The context for a new playground.
+    pub fn new(playground: Playground, uid: u32) -> Ctx {
+        let (compact, embed) = (playground.compact, playground.embed);
+        let model = RwSignal::new(playground);
+        let run = Memo::new(move |_| model.with(|p| p.run.clone()));
+        let now = pick(model, |p| p.now);
+        let selected = Memo::new(move |_| model.with(Playground::selected));
+        let width = RwSignal::new(720.0);
+        let span = Memo::new(move |_| run.with(|s| s.sim.span(now.get())));
+        let scale = Memo::new(move |_| {
+            let (from, to) = span.get();
+            Scale {
+                from,
+                to,
+                width: width.get(),
+            }
+        });
+        Ctx {
+            model,
+            lang: pick(model, |p| p.lang),
+            run,
+            now,
+            end: Memo::new(move |_| run.with(|s| s.sim.end())),
+            playing: pick(model, |p| p.playing),
+            speed: pick(model, |p| p.speed),
+            highlight: pick(model, |p| p.highlight),
+            revealed: Memo::new(move |_| run.with(|s| s.sim.revealed(now.get()))),
+            selected,
+            key: Memo::new(move |_| run.with(|s| s.sim.key_of(selected.get()))),
+            manual: Memo::new(move |_| run.with(|s| s.setup.scenario == ScenarioId::Manual)),
+            scale,
+            clock_x: Memo::new(move |_| clock_x(now.get(), scale.get())),
+            width,
+            compact,
+            embed,
+            uid,
+        }
+    }
+
+    /// Does what a person asked for.
+    pub fn act(&self, action: Action) {
+        self.model.update(|p| p.apply(action));
+    }
+
+    /// Lets real time pass while the clock plays; whether it still plays. (A frame
+    /// after the playground was removed does nothing.)
+    pub fn advance(&self, real_ms: f64) -> bool {
+        self.model
+            .try_update(|p| p.advance(real_ms))
+            .unwrap_or(false)
+    }
+
+    /// A memo of something the model says (tracked: it recomputes whenever the
+    /// model changes, so keep `f` cheap and let further memos build on it).
+    pub fn memo<T>(&self, f: impl Fn(&Playground) -> T + Send + Sync + 'static) -> Memo<T>
+    where
+        T: PartialEq + Send + Sync + 'static,
+    {
+        let model = self.model;
+        Memo::new(move |_| model.with(&f))
+    }
+
+    /// Reads the model once, without subscribing (for event handlers).
+    pub fn read<T>(&self, f: impl FnOnce(&Playground) -> T) -> Option<T> {
+        self.model.try_with_untracked(f)
+    }
+
+    /// The inline error shown at `place`.
+    pub fn error(&self, place: Place) -> Memo<Option<String>> {
+        self.memo(move |p| p.error(place).map(str::to_string))
+    }
+}
+
+/// A memo of one field of the model.
+fn pick<T>(model: RwSignal<Playground>, f: fn(&Playground) -> T) -> Memo<T>
+where
+    T: PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |_| model.with(f))
+}
+
+/// The playground's context (panics outside a playground, which is a bug).
+pub fn use_ctx() -> Ctx {
+    expect_context::<Ctx>()
+}
+
+/// A text of the page in its current language: `text(&SETUP, |t| t.scenario)`.
+pub fn text<T: Sync>(tr: &'static Tr<T>, pick: fn(&T) -> &'static str) -> Signal<&'static str> {
+    let lang = use_ctx().lang;
+    Signal::derive(move || pick(tr.get(lang.get())))
+}

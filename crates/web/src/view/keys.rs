@@ -1,0 +1,65 @@
+//! The keyboard: space plays or pauses, ← and → step between requests, R (or
+//! Enter) sends a request in the manual scenario. On the page the keys work
+//! everywhere; in an embed, while the playground has focus.
+
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::Ctx;
+use crate::state::Action;
+
+/// Listens on the whole window for as long as the playground lives.
+pub fn on_page(ctx: Ctx) {
+    let handle = window_event_listener(ev::keydown, move |e| on_key(ctx, &e));
+    on_cleanup(move || handle.remove());
+}
+
+/// What a key does, if anything: `tag` is the focused element's tag (lower case).
+pub fn action_of(key: &str, tag: &str, manual: bool) -> Option<Action> {
+    if matches!(tag, "input" | "textarea" | "select") {
+        return None;
+    }
+    // Space and Enter already press a focused button.
+    let on_button = tag == "button" || tag == "summary";
+    match key {
+        " " if !on_button => Some(Action::Play),
+        "ArrowRight" => Some(Action::Next),
+        "ArrowLeft" => Some(Action::Prev),
+        "r" | "R" if manual => Some(Action::Send),
+        "Enter" if manual && !on_button => Some(Action::Send),
+        _ => None,
+    }
+}
+
+/// Handles a key press.
+pub fn on_key(ctx: Ctx, e: &ev::KeyboardEvent) {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        return;
+    }
+    let tag = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|el| el.tag_name().to_ascii_lowercase())
+        .unwrap_or_default();
+    let manual = ctx.manual.get_untracked();
+    if let Some(action) = action_of(&e.key(), &tag, manual) {
+        e.prevent_default();
+        ctx.act(action);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_do_nothing_while_typing() {
+        assert_eq!(action_of(" ", "div", false), Some(Action::Play));
+        assert_eq!(action_of(" ", "button", false), None);
+        assert_eq!(action_of("ArrowRight", "input", false), None);
+        assert_eq!(action_of("r", "div", false), None);
+        assert_eq!(action_of("R", "div", true), Some(Action::Send));
+        assert_eq!(action_of("Enter", "summary", true), None);
+    }
+}

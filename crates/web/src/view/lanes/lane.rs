@@ -1,0 +1,120 @@
+//! One lane: its header, its timeline (four layers), its side panel and its
+//! "about" box.
+
+use leptos::prelude::*;
+use ratelab_core::{Algorithm, Headers, Snapshot};
+use ratelab_sim::BusiestWindow;
+
+use super::{about, gauge, marks, response};
+use crate::draw::{self, HEIGHT};
+use crate::model::time_label;
+use crate::texts::algorithms::title;
+use crate::texts::common::{Common, COMMON};
+use crate::texts::lanes::LANES;
+use crate::view::{text, use_ctx};
+
+/// What the parts of one lane share (provided inside each lane).
+#[derive(Clone, Copy)]
+pub struct LaneCtx {
+    /// The lane's position.
+    pub j: usize,
+    /// Its algorithm.
+    pub algorithm: Algorithm,
+    /// Its state for the selected request's key, now.
+    pub snapshot: Memo<Option<Snapshot>>,
+    /// What a request from that key would be answered now.
+    pub headers: Memo<Option<Headers>>,
+    /// Its busiest window so far, when highlighted.
+    pub busiest: Memo<Option<BusiestWindow>>,
+}
+
+/// "5 / 10 s · capacity 5": a lane's parameters.
+pub fn params_text(spec: &ratelab_sim::LaneSpec, c: &Common) -> String {
+    let p = &spec.params;
+    let mut s = format!("{} / {}", p.limit, time_label(p.period_ms));
+    let r = spec.resolved();
+    if let Some(b) = r.burst {
+        s.push_str(&format!(" · {} {b}", c.burst_label(spec.algorithm)));
+    }
+    if spec.algorithm == Algorithm::Nginx {
+        match r.delay {
+            Some(d) => s.push_str(&format!(" · {} {d}", c.delay)),
+            None => s.push_str(" · nodelay"),
+        }
+    }
+    s
+}
+
+/// Lane `j`, running `algorithm`.
+#[component]
+pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
+    let ctx = use_ctx();
+    let lane = LaneCtx {
+        j,
+        algorithm,
+        snapshot: Memo::new(move |_| {
+            let (now, key) = (ctx.now.get(), ctx.key.get());
+            ctx.run.with(|s| s.sim.snapshot(j, &key, now))
+        }),
+        headers: Memo::new(move |_| {
+            let (now, key) = (ctx.now.get(), ctx.key.get());
+            ctx.run.with(|s| s.sim.headers(j, &key, now))
+        }),
+        busiest: Memo::new(move |_| {
+            let now = ctx.now.get();
+            ctx.highlight
+                .get()
+                .then(|| ctx.run.with(|s| s.sim.busiest(j, now)))
+                .flatten()
+        }),
+    };
+    provide_context(lane);
+    let lang = ctx.lang;
+    let name = move || title(algorithm, lang.get());
+    let params = move || {
+        let c = COMMON.get(lang.get());
+        ctx.run
+            .with(|s| s.sim.lanes().get(j).map(|l| params_text(l, c)))
+    };
+    let under = Memo::new(move |_| {
+        let (now, scale, lang) = (ctx.now.get(), ctx.scale.get(), lang.get());
+        lane.snapshot.with(|snap| {
+            lane.busiest
+                .with(|b| draw::under(snap.as_ref(), now, scale, b.as_ref(), lang))
+        })
+    });
+    let axis = Memo::new(move |_| draw::axis(ctx.scale.get()));
+    let width = move || ctx.scale.get().w();
+    // 8 px of margin each side, so that a mark at the span's edge is whole.
+    let view_box = move || format!("-8 0 {} {HEIGHT}", width() + 16);
+    let (x, future) = (move || ctx.clock_x.get().0, move || ctx.clock_x.get().1);
+    let dense = RwSignal::new(false);
+    view! {
+        <article class="lane" class:teaching=algorithm.is_teaching() data-lane=j data-algorithm=algorithm.id()>
+            <header class="lane-head">
+                <h3>{name}</h3>
+                {algorithm.is_teaching().then(|| view! {
+                    <span class="badge">{text(&COMMON, |t| t.wrong_on_purpose)}</span>
+                })}
+                <span class="params">{params}</span>
+            </header>
+            <div class="lane-body">
+                <svg class="timeline" width=width height=HEIGHT viewBox=view_box role="img" aria-label=name>
+                    <g class="under" inner_html=move || under.get().markup()></g>
+                    <g class="axis-layer" inner_html=move || axis.get().markup()></g>
+                    <marks::Marks dense />
+                    <g class="over">
+                        <rect class="future" x=x y="14" width=future height="94"></rect>
+                        <line class="now" x1=x x2=x y1="12" y2="112"></line>
+                    </g>
+                </svg>
+                <div class="side">
+                    <gauge::Gauge />
+                    <response::Response />
+                </div>
+            </div>
+            <p class="dense-note" class:hidden=move || !dense.get()>{text(&LANES, |t| t.dense)}</p>
+            {(!ctx.compact).then(|| view! { <about::About algorithm /> })}
+        </article>
+    }
+}

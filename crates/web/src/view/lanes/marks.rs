@@ -1,0 +1,105 @@
+//! A lane's marks layer: drawn by [`draw::marks`] through a memo (so unchanged
+//! markup is never set again), then kept current by one effect that flips only
+//! the marks whose request arrived, went back, or was selected.
+
+use leptos::prelude::*;
+
+use super::LaneCtx;
+use crate::draw::{self, layer, Drawn, MarkContext};
+use crate::state::Action;
+use crate::view::use_ctx;
+
+/// What the layer's markup shows now (after the flips).
+struct Shown {
+    svg: draw::Svg,
+    revealed: Option<u64>,
+    selected: Option<u64>,
+}
+
+/// The marks layer of the lane in context; says in `dense` whether it shows
+/// columns instead of marks.
+#[component]
+pub fn Marks(dense: RwSignal<bool>) -> impl IntoView {
+    let ctx = use_ctx();
+    let lane = expect_context::<LaneCtx>();
+    let j = lane.j;
+    let node = NodeRef::<leptos::svg::G>::new();
+    let drawn = Memo::new(move |_| {
+        let (scale, lang) = (ctx.scale.get(), ctx.lang.get());
+        // Arrival and selection are drawn as they are now, but do not redraw the
+        // layer when they change: the effect below flips the marks instead. The
+        // busiest window (when highlighted) does redraw: it moves the outlines.
+        let (revealed, selected) = (ctx.revealed.get_untracked(), ctx.selected.get_untracked());
+        lane.busiest.with(|busiest| {
+            ctx.run.with(|s| {
+                let sim = &s.sim;
+                match sim.marks(j, scale.from, scale.to) {
+                    Some(marks) => {
+                        let keys = sim.timeline.keys();
+                        let matches = |k: u32| {
+                            busiest
+                                .as_ref()
+                                .is_some_and(|b| keys.get(k as usize) == Some(&b.key))
+                        };
+                        let c = MarkContext {
+                            scale,
+                            revealed,
+                            selected,
+                            busiest: busiest.as_ref(),
+                            key_matches: &matches,
+                            lang,
+                        };
+                        draw::marks(marks, &c)
+                    }
+                    None => {
+                        let n = (scale.width / 3.0).max(1.0) as usize;
+                        draw::columns(&sim.columns(j, scale.from, scale.to, n), scale)
+                    }
+                }
+            })
+        })
+    });
+    Effect::new(move |shown: Option<Option<Shown>>| {
+        let (revealed, selected, lang) = (ctx.revealed.get(), ctx.selected.get(), ctx.lang.get());
+        let g = node.get()?;
+        drawn.with(|d: &Drawn| {
+            if dense.get_untracked() != d.dense {
+                dense.set(d.dense);
+            }
+            let mut shown = match shown.flatten() {
+                Some(s) if s.svg == d.svg => s,
+                _ => {
+                    g.set_inner_html(d.svg.as_str());
+                    Shown {
+                        svg: d.svg.clone(),
+                        revealed: d.revealed,
+                        selected: d.selected,
+                    }
+                }
+            };
+            if let Some(old) = shown.revealed.filter(|&old| old != revealed) {
+                let arrived = revealed > old;
+                layer::show_arrival(&g, d, old.min(revealed), old.max(revealed), arrived, lang);
+                shown.revealed = Some(revealed);
+            }
+            if shown.selected != selected {
+                for (index, on) in [(shown.selected, false), (selected, true)] {
+                    if let Some(i) = index {
+                        layer::show_selected(&g, d, i, on);
+                    }
+                }
+                shown.selected = selected;
+            }
+            Some(shown)
+        })
+    });
+    let click = move |e: leptos::ev::MouseEvent| {
+        let (Some(g), Some(target)) = (node.get_untracked(), layer::target_element(&e)) else {
+            return;
+        };
+        if let Some(i) = drawn.with_untracked(|d| layer::request_at(&g, d, &target)) {
+            ctx.act(Action::Select(i));
+        }
+    };
+    view! { <g class="marks" node_ref=node on:click=click></g> }
+}

@@ -1,0 +1,89 @@
+//! The page: Leptos components over the model.
+//!
+//! [`App`] creates the model, provides it to every component as a [`Ctx`] (a signal
+//! and memos over it, see [`context`]) and lays the page out, one line per part.
+//! Each part is a component in its own file, reading what it shows from the context
+//! and doing what a person asks with [`Ctx::act`]. See ARCHITECTURE.md, "How to add
+//! a panel".
+
+pub mod clock;
+pub mod context;
+pub mod controls;
+pub mod field;
+pub mod header;
+pub mod keys;
+pub mod lanes;
+pub mod live;
+pub mod notices;
+pub mod setup;
+pub mod trace;
+pub mod url;
+pub mod yardstick;
+
+use leptos::prelude::*;
+use web_sys::HtmlElement;
+
+pub use context::{text, use_ctx, Ctx};
+
+use crate::state::{MountOptions, Playground};
+
+fn prefers(query: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media(query).ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+/// A number unique to this page, so two playgrounds never share an element id.
+fn instance() -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The playground.
+#[component]
+pub fn App(
+    /// How it is mounted and what it opens.
+    options: MountOptions,
+    /// The element it is mounted in (for the panic hook); `None` in tests.
+    #[prop(optional)]
+    root: Option<HtmlElement>,
+) -> impl IntoView {
+    let mut playground = match Playground::new(options) {
+        Ok(p) => p,
+        Err(e) => return view! { <p class="error">{e}</p> }.into_any(),
+    };
+    playground.reduced_motion = prefers("(prefers-reduced-motion: reduce)");
+    let ctx = Ctx::new(playground, instance());
+    provide_context(ctx);
+    url::keep(ctx, root);
+    clock::run_while_playing(ctx);
+    let (compact, embed) = (ctx.compact, ctx.embed);
+    if !embed {
+        keys::on_page(ctx);
+    }
+    view! {
+        <div
+            class="ratelab"
+            class:compact=compact
+            class:embed=embed
+            lang=move || ctx.lang.get().code()
+            tabindex=embed.then_some("0")
+            on:keydown=move |e| {
+                if embed {
+                    keys::on_key(ctx, &e);
+                }
+            }
+        >
+            {(!compact).then(header::Header)}
+            <notices::Notices />
+            {(!compact).then(setup::Setup)}
+            <controls::Controls />
+            <live::Live />
+            <lanes::Lanes />
+            <yardstick::Yardstick />
+            {(!compact).then(trace::Trace)}
+        </div>
+    }
+    .into_any()
+}

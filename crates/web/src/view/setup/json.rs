@@ -1,0 +1,79 @@
+//! The setup in the command line's JSON format: export, edit, import, copy.
+
+use leptos::html::Textarea;
+use leptos::prelude::*;
+
+use crate::state::{Action, Place};
+use crate::texts::json::JSON;
+use crate::view::{text, use_ctx};
+
+/// The JSON box.
+#[component]
+pub fn JsonBox() -> impl IntoView {
+    let ctx = use_ctx();
+    let area = NodeRef::<Textarea>::new();
+    let json = ctx.memo(|p| p.json.clone());
+    let open = ctx.memo(|p| p.json_open);
+    let copied = ctx.memo(|p| p.copied);
+    let error = ctx.error(Place::Json);
+    let typed = move || area.get_untracked().map(|a| a.value()).unwrap_or_default();
+    let copy = move |_| {
+        if let Some(w) = web_sys::window() {
+            // The promise is not awaited: if the browser refuses, the text is still
+            // there to copy by hand.
+            let _ = w.navigator().clipboard().write_text(&typed());
+            ctx.act(Action::Copied);
+        }
+    };
+    let copy_label = move || {
+        let t = JSON.get(ctx.lang.get());
+        if copied.get() {
+            t.copied
+        } else {
+            t.copy
+        }
+    };
+    view! {
+        <details
+            class="json"
+            prop:open=open
+            on:toggle=move |e| {
+                let d: web_sys::HtmlDetailsElement = event_target(&e);
+                if d.open() != open.get_untracked() {
+                    ctx.act(Action::JsonOpen(d.open()));
+                }
+            }
+        >
+            <summary>{text(&JSON, |t| t.json)}</summary>
+            <textarea
+                name="json"
+                rows="6"
+                spellcheck="false"
+                aria-label=text(&JSON, |t| t.json)
+                node_ref=area
+                prop:value=move || json.get().to_string()
+                // On change (when the box loses focus), not on every key: the model
+                // only needs the text when a button reads it or writes over it.
+                on:change=move |_| ctx.act(Action::JsonEdited(typed()))
+            ></textarea>
+            <span class="error" role="alert">
+                {move || error.get()}
+            </span>
+            <div class="buttons">
+                <button type="button" class="export" on:click=move |_| ctx.act(Action::Export)>
+                    {text(&JSON, |t| t.export)}
+                </button>
+                <button
+                    type="button"
+                    class="import"
+                    on:click=move |_| ctx.act(Action::Import(typed()))
+                >
+                    {text(&JSON, |t| t.import)}
+                </button>
+                <button type="button" class="copy" on:click=copy>
+                    {copy_label}
+                </button>
+            </div>
+        </details>
+    }
+}

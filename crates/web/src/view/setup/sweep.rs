@@ -1,0 +1,112 @@
+//! Lab D's sweep, run in the browser on demand.
+
+use gloo_timers::callback::Timeout;
+use leptos::prelude::*;
+use ratelab_sim::share::format_duration;
+use ratelab_sim::sweep::{sweep, SweepSpec};
+use ratelab_sim::ScenarioId;
+
+use crate::state::Action;
+use crate::texts::sweep::SWEEP;
+use crate::view::{text, use_ctx, Ctx};
+
+/// The sweep's button and table (only in lab D).
+#[component]
+pub fn SweepPanel() -> impl IntoView {
+    let ctx = use_ctx();
+    let lab_d = Memo::new(move |_| ctx.run.with(|s| s.setup.scenario == ScenarioId::LabD));
+    view! {
+        <Show when=move || lab_d.get()>
+            <SweepBox />
+        </Show>
+    }
+}
+
+#[component]
+fn SweepBox() -> impl IntoView {
+    let ctx = use_ctx();
+    let running = ctx.memo(|p| p.sweep_running);
+    let result = ctx.memo(|p| p.sweep.clone());
+    let label = move || {
+        let t = SWEEP.get(ctx.lang.get());
+        if running.get() {
+            t.running
+        } else {
+            t.run
+        }
+    };
+    let table = move || {
+        result.with(|r| match r {
+            Some(Ok((s, took))) => {
+                let rows = s
+                    .rows
+                    .iter()
+                    .map(|r| {
+                        view! {
+                            <tr data-load=r.load.clone()>
+                                <th scope="row">{r.load.clone()}</th>
+                                <td>{r.requests}</td>
+                                <td>{r.wrong_allows}</td>
+                                <td>{r.wrong_blocks}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view();
+                let took = format!(
+                    " {} ms (seed {}, {} × {})",
+                    took.round() as i64,
+                    s.seed,
+                    s.clients,
+                    format_duration(s.duration_ms)
+                );
+                view! {
+                    <div class="scroll">
+                        <table class="sweep-table">
+                            <thead>
+                                <tr>
+                                    <th scope="col">{text(&SWEEP, |t| t.load)}</th>
+                                    <th scope="col">{text(&SWEEP, |t| t.requests)}</th>
+                                    <th scope="col">{text(&SWEEP, |t| t.wrong_allows)}</th>
+                                    <th scope="col">{text(&SWEEP, |t| t.wrong_blocks)}</th>
+                                </tr>
+                            </thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </div>
+                    <p class="took">{text(&SWEEP, |t| t.took)} {took}</p>
+                }
+                .into_any()
+            }
+            Some(Err(e)) => view! { <p class="error">{e.clone()}</p> }.into_any(),
+            None => ().into_any(),
+        })
+    };
+    view! {
+        <div class="sweep">
+            <h3>{text(&SWEEP, |t| t.sweep)}</h3>
+            <button
+                type="button"
+                class="run-sweep"
+                disabled=running
+                on:click=move |_| run(ctx)
+            >
+                {label}
+            </button>
+            {table}
+        </div>
+    }
+}
+
+/// Runs the sweep, timed, after the page has painted "running…" (it takes half a
+/// second of the main thread).
+fn run(ctx: Ctx) {
+    let seed = ctx.read(|p| p.setup().seed.unwrap_or(1)).unwrap_or(1);
+    ctx.act(Action::SweepStarted);
+    Timeout::new(30, move || {
+        let start = js_sys::Date::now();
+        let out = sweep(&SweepSpec::lab_d(seed)).map_err(String::from);
+        let took = js_sys::Date::now() - start;
+        ctx.act(Action::SweepDone(out.map(|s| (s, took))));
+    })
+    .forget();
+}

@@ -1,0 +1,181 @@
+//! Why? The selected request, limiter by limiter: state before, the updates, the
+//! test with its numbers, the verdict and the state after, as the engine explains
+//! them.
+
+use leptos::prelude::*;
+use ratelab_core::{Algorithm, Explanation};
+
+use super::{text, use_ctx};
+use crate::model::{time_label, verdict_parts, Decision, Sim};
+use crate::texts::algorithms::title;
+use crate::texts::common::COMMON;
+use crate::texts::trace::TRACE;
+
+/// One lane's row of the trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceRow {
+    /// The lane.
+    pub j: usize,
+    /// Its algorithm.
+    pub algorithm: Algorithm,
+    /// State before, as `field=value` pairs.
+    pub before: String,
+    /// The updates, `;`-separated (`–` for none).
+    pub steps: String,
+    /// The comparison with its numbers.
+    pub test: String,
+    /// Whether it holds.
+    pub holds: bool,
+    /// The verdict.
+    pub decision: Decision,
+    /// A delay's length.
+    pub wait: Option<String>,
+    /// State after.
+    pub after: String,
+}
+
+/// The selected request and each lane's explanation of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceView {
+    /// The request's index.
+    pub index: u64,
+    /// Its time.
+    pub t: u64,
+    /// Its key, if not the default one.
+    pub key: Option<String>,
+    /// One row per lane.
+    pub rows: Vec<TraceRow>,
+}
+
+/// What the engine says about request `index` (none before one has arrived).
+pub fn trace_of(sim: &Sim, index: Option<u64>) -> Option<TraceView> {
+    let (i, r) = index.and_then(|i| sim.request(i).map(|r| (i, r)))?;
+    let key = sim.key_of(Some(i));
+    let rows = sim
+        .lanes()
+        .iter()
+        .enumerate()
+        .filter_map(|(j, lane)| {
+            let e = sim.explain(j, i)?;
+            let (decision, wait) = verdict_parts(&e.verdict);
+            let steps = e.steps.iter().map(ToString::to_string).collect::<Vec<_>>();
+            Some(TraceRow {
+                j,
+                algorithm: lane.algorithm,
+                before: Explanation::fields(&e.before),
+                steps: if steps.is_empty() {
+                    "–".into()
+                } else {
+                    steps.join("; ")
+                },
+                test: e.test.to_string(),
+                holds: e.test.holds,
+                decision,
+                wait,
+                after: Explanation::fields(&e.after),
+            })
+        })
+        .collect();
+    Some(TraceView {
+        index: i,
+        t: r.t,
+        key: (!key.is_empty()).then_some(key),
+        rows,
+    })
+}
+
+/// The trace table.
+#[component]
+pub fn Trace() -> impl IntoView {
+    let ctx = use_ctx();
+    let trace = Memo::new(move |_| {
+        let selected = ctx.selected.get();
+        ctx.run.with(|s| trace_of(&s.sim, selected))
+    });
+    let body = move || match trace.get() {
+        None => view! { <p class="empty">{text(&TRACE, |t| t.no_request)}</p> }.into_any(),
+        Some(v) => {
+            let lang = ctx.lang;
+            // A key comes from the person's JSON or link: it is text.
+            let key = v
+                .key
+                .map(|k| move || format!(" · {} {k:?}", TRACE.get(lang.get()).key));
+            let which = move || {
+                format!(
+                    "{} #{} · {}",
+                    COMMON.get(lang.get()).request,
+                    v.index + 1,
+                    time_label(v.t)
+                )
+            };
+            let rows = v
+                .rows
+                .into_iter()
+                .map(|r| view! { <Row r /> })
+                .collect_view();
+            view! {
+                <p class="which" data-index=v.index>{which}{key}</p>
+                <div class="scroll">
+                    <table>
+                        <thead>
+                            <tr>
+                                <th scope="col">{text(&TRACE, |t| t.lane)}</th>
+                                <th scope="col">{text(&TRACE, |t| t.before)}</th>
+                                <th scope="col">{text(&TRACE, |t| t.steps)}</th>
+                                <th scope="col">{text(&TRACE, |t| t.test)}</th>
+                                <th scope="col">{text(&TRACE, |t| t.verdict)}</th>
+                                <th scope="col">{text(&TRACE, |t| t.after)}</th>
+                            </tr>
+                        </thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <section class="trace">
+            <h2>{text(&TRACE, |t| t.trace)}</h2>
+            {body}
+        </section>
+    }
+}
+
+#[component]
+fn Row(r: TraceRow) -> impl IntoView {
+    let lang = use_ctx().lang;
+    let a = r.algorithm;
+    let wait = r.wait.map(|w| format!(" {w}")).unwrap_or_default();
+    let verdict = move || COMMON.get(lang.get()).decision(r.decision);
+    view! {
+        <tr data-lane=r.j>
+            <th scope="row">{move || title(a, lang.get())}</th>
+            <td class="before"><code>{r.before}</code></td>
+            <td class="steps"><code>{r.steps}</code></td>
+            <td class="test" class:holds=r.holds><code>{r.test}</code></td>
+            <td class="verdict" data-verdict=r.decision.attr()>{verdict}{wait}</td>
+            <td class="after"><code>{r.after}</code></td>
+        </tr>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratelab_sim::share::parse;
+
+    #[test]
+    fn the_trace_is_the_engines_explanation() {
+        let sim = Sim::new(&parse("limiters=fixed_window,leaky_queue,nginx").0.setup).unwrap();
+        let v = trace_of(&sim, Some(9)).unwrap();
+        assert_eq!((v.index, v.t, v.key.as_deref()), (9, 11_200, None));
+        let queue = &v.rows[1];
+        assert_eq!(
+            (queue.decision, queue.wait.as_deref()),
+            (Decision::Delay, Some("9.8 s"))
+        );
+        assert_eq!(v.rows[0].decision, Decision::Allow);
+        assert!(trace_of(&sim, None).is_none());
+    }
+}

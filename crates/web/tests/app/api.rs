@@ -1,0 +1,128 @@
+//! The JS API refuses arguments of the wrong type and oversized input with a
+//! one-line error, quickly, and keeps working afterwards.
+
+use ratelab_web::api::{mount, simulate, simulate_json};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use super::{error_of, fresh_root, GOLDEN_INPUT, GOLDEN_REPORT};
+
+fn js(expr: &str) -> JsValue {
+    js_sys::eval(&format!("({expr})")).unwrap()
+}
+
+/// The error a call threw: its constructor's name and its message.
+fn thrown(e: JsValue) -> (String, String) {
+    let get = |v: &JsValue, k: &str| js_sys::Reflect::get(v, &k.into()).unwrap();
+    let name = get(&get(&e, "constructor"), "name").as_string().unwrap();
+    let message = get(&e, "message").as_string().unwrap();
+    (name, message)
+}
+
+#[wasm_bindgen_test]
+fn wrong_argument_types_throw_a_type_error_naming_the_argument() {
+    for (arg, got) in [
+        ("{}", "an object"),
+        ("12345", "a number"),
+        ("Symbol('x')", "a symbol"),
+        ("undefined", "undefined"),
+        ("null", "null"),
+        ("[1]", "an array"),
+    ] {
+        let (name, message) = thrown(simulate_json(js(arg)).unwrap_err());
+        assert_eq!(name, "TypeError", "{arg}");
+        assert_eq!(
+            message,
+            format!("simulateJson(text): text must be a string, got {got}")
+        );
+    }
+    for (arg, got) in [
+        ("12345", "a number"),
+        ("'{}'", "a string"),
+        ("Symbol()", "a symbol"),
+        ("[]", "an array"),
+        ("() => 1", "a function"),
+    ] {
+        let (name, message) = thrown(simulate(js(arg)).unwrap_err());
+        assert_eq!(name, "TypeError", "{arg}");
+        assert_eq!(
+            message,
+            format!("simulate(config): config must be an object, got {got}")
+        );
+    }
+    let (name, message) = thrown(mount(js("12345"), JsValue::UNDEFINED).err().unwrap());
+    assert_eq!(name, "TypeError");
+    assert_eq!(
+        message,
+        "mount(element, options): element must be an HTML element, got a number"
+    );
+    let (_, message) = thrown(mount(fresh_root().into(), js("5")).err().unwrap());
+    assert_eq!(
+        message,
+        "mount(element, options): options must be an object, got a number"
+    );
+    // The module is still fine.
+    assert_eq!(
+        simulate_json(GOLDEN_INPUT.into()).unwrap(),
+        GOLDEN_REPORT.trim_end()
+    );
+}
+
+#[wasm_bindgen_test]
+fn sizes_are_checked_before_anything_is_copied() {
+    let lim = "limiters: [{algorithm: 'gcra', limit: 1, period_ms: 1000}]";
+    // Copying 10^8 holes into JSON values would need gigabytes: the module would
+    // run out of memory and trap instead of answering.
+    assert_eq!(
+        error_of(&format!("{{requests: new Array(1e8), {lim}}}")),
+        "requests: 100000000 requests is too many (at most 2000000)"
+    );
+    assert_eq!(
+        error_of("{requests: [0], limiters: new Array(1e6)}"),
+        "limiters: 1000000 limiters is too many (at most 32)"
+    );
+    assert_eq!(
+        error_of(&format!("{{requests: [0], {lim}, notes: new Array(1e8)}}")),
+        "notes: the input is too large (more than 8100000 values in all)"
+    );
+    assert_eq!(
+        error_of(&format!(
+            "{{requests: [0], {lim}, x: Object.fromEntries(Array.from({{length: 5000}}, (_, i) => ['k' + i, i]))}}"
+        )),
+        "x: an object with 5000 keys is too large (at most 1000)"
+    );
+    assert_eq!(
+        error_of(&format!(
+            "{{requests: [0], {lim}, id: 'x'.repeat(1 << 21)}}"
+        )),
+        "id: a string of 2097152 characters is too long (at most 1048576)"
+    );
+}
+
+#[wasm_bindgen_test]
+fn values_json_cannot_hold_are_refused_with_their_path() {
+    assert_eq!(
+        error_of(
+            "{requests: [0], limiters: [{algorithm: 'gcra', limit: 1, period_ms: -Infinity}]}"
+        ),
+        "limiters[0].period_ms: must be a finite number, got -Infinity"
+    );
+    assert_eq!(
+        error_of("{requests: [0, Symbol()], limiters: []}"),
+        "requests[1]: must be a JSON value, got a symbol"
+    );
+    assert_eq!(
+        error_of("(() => { const a = {}; a.self = a; return a; })()"),
+        format!(
+            "{}: nested too deeply (at most 32 levels)",
+            ["self"; 33].join(".")
+        )
+    );
+    // `undefined` is no property (as JSON.stringify has it); BigInts are integers.
+    let ok = simulate(js(
+        "{requests: [0n, 1000], limiters: [{algorithm: 'gcra', limit: 5n, period_ms: 1000, burst: undefined}]}",
+    ))
+    .unwrap();
+    let text = js_sys::JSON::stringify(&ok).unwrap().as_string().unwrap();
+    assert!(text.contains(r#""passed":2"#), "{text}");
+}

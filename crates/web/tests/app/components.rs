@@ -1,0 +1,252 @@
+//! Each component in a real browser: what it shows, what a click or a typed value
+//! does, and that elements keep their identity (focus, open boxes, marks) while the
+//! state around them changes.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::wasm_bindgen_test;
+use web_sys::{Element, HtmlElement, HtmlInputElement};
+
+use super::{all, attr, change, click, find, fresh_root, lanes, marks, mount_with, settle};
+
+fn active(root: &HtmlElement) -> Option<Element> {
+    root.owner_document().and_then(|d| d.active_element())
+}
+
+fn text(root: &Element, selector: &str) -> String {
+    find(root, selector).text_content().unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn a_field_keeps_focus_and_what_was_typed_through_an_error() {
+    let root = fresh_root();
+    let _p = mount_with(&root, &[]);
+    settle().await;
+    let input: HtmlInputElement = find(&root, "input[name=\"limit\"]").unchecked_into();
+    input.focus().unwrap();
+    change(&root, "limit", "0").await;
+    // The same element, still focused, still showing what was typed, with the
+    // engine's message under it.
+    let again: HtmlInputElement = find(&root, "input[name=\"limit\"]").unchecked_into();
+    assert!(again.is_same_node(Some(&input)));
+    assert_eq!(active(&root), Some(input.clone().unchecked_into()));
+    assert_eq!(input.value(), "0");
+    assert_eq!(attr(&input, "aria-invalid"), "true");
+    assert_eq!(
+        text(&root, "[name=\"limit\"] + .error"),
+        "limiters[0].limit: must be > 0"
+    );
+    change(&root, "limit", "3").await;
+    assert_eq!(attr(&input, "aria-invalid"), "false");
+    assert_eq!(text(&root, "[name=\"limit\"] + .error"), "");
+    // Every lane took the new budget; the field shows the engine's value.
+    assert_eq!(input.value(), "3");
+    let lane_limit: HtmlInputElement = find(&root, "input[name=\"lane1.limit\"]").unchecked_into();
+    assert_eq!(lane_limit.value(), "3");
+}
+
+#[wasm_bindgen_test]
+async fn the_language_switch_translates_the_page() {
+    let root = fresh_root();
+    let _p = mount_with(&root, &[("t", "11.2s")]);
+    settle().await;
+    assert_eq!(text(&root, "button.play"), "Play");
+    let select: web_sys::HtmlSelectElement = find(&root, ".masthead select").unchecked_into();
+    select.set_value("vi");
+    select
+        .dispatch_event(
+            &web_sys::Event::new_with_event_init_dict("change", &{
+                let i = web_sys::EventInit::new();
+                i.set_bubbles(true);
+                i
+            })
+            .unwrap(),
+        )
+        .unwrap();
+    settle().await;
+    assert_eq!(attr(&find(&root, ".ratelab"), "lang"), "vi");
+    assert_eq!(text(&root, "button.play"), "Chạy");
+    assert_eq!(text(&root, ".yardstick h2"), "Thước đo, tính đến lúc này");
+    assert!(text(&root, ".trace .which").starts_with("Yêu cầu #10"));
+    // Scenario texts are translated too.
+    assert!(text(&root, ".describe").starts_with("Mười hai yêu cầu"));
+}
+
+#[wasm_bindgen_test]
+async fn lanes_keep_their_elements_while_the_setup_changes() {
+    let root = fresh_root();
+    let _p = mount_with(&root, &[]);
+    settle().await;
+    let first = find(&root, "article.lane[data-lane=\"0\"]");
+    let details = find(&root, "article.lane[data-lane=\"0\"] details.about");
+    details.set_attribute("open", "").unwrap();
+    change(&root, "lane0.limit", "4").await;
+    click(&root, "button.next").await;
+    change(&root, "add", "gcra").await;
+    // Same lane element, its "about" box still open: nothing was redrawn but what
+    // changed.
+    assert!(find(&root, "article.lane[data-lane=\"0\"]").is_same_node(Some(&first)));
+    assert!(details.has_attribute("open"));
+    assert_eq!(lanes(&root).len(), 4);
+    assert!(text(&root, "article[data-lane=\"0\"] .params").starts_with("4 / 10 s"));
+}
+
+#[wasm_bindgen_test]
+async fn marks_flip_as_requests_arrive_without_being_redrawn() {
+    let root = fresh_root();
+    let _p = mount_with(&root, &[]);
+    settle().await;
+    let mark = find(&root, "article[data-lane=\"0\"] .mark[data-index=\"0\"]");
+    let title = |m: &Element| m.first_element_child().and_then(|t| t.text_content());
+    assert_eq!(attr(&mark, "data-decision"), "pending");
+    assert_eq!(title(&mark).as_deref(), Some("#1 · 2 s · not yet"));
+    click(&root, "button.next").await;
+    // The same element: flipped, not drawn again; and it is the selected one.
+    let now = find(&root, "article[data-lane=\"0\"] .mark[data-index=\"0\"]");
+    assert!(now.is_same_node(Some(&mark)));
+    assert_eq!(attr(&mark, "data-decision"), "allow");
+    assert_eq!(title(&mark).as_deref(), Some("#1 · 2 s · allowed"));
+    assert!(mark.class_list().contains("selected"));
+    click(&root, "button.next").await;
+    assert!(!mark.class_list().contains("selected"));
+    click(&root, "button.prev").await;
+    click(&root, "button.prev").await;
+    assert_eq!(attr(&mark, "data-decision"), "pending");
+    assert_eq!(marks(&root, 0), "············");
+}
+
+#[wasm_bindgen_test]
+async fn the_clock_bar_plays_pauses_and_sets_the_speed() {
+    let root = fresh_root();
+    let p = mount_with(&root, &[]);
+    settle().await;
+    let play = find(&root, "button.play");
+    assert_eq!(attr(&play, "aria-pressed"), "false");
+    click(&root, "button.play").await;
+    assert_eq!(attr(&play, "aria-pressed"), "true");
+    assert_eq!(play.text_content().unwrap(), "Pause");
+    click(&root, "button.play").await;
+    assert_eq!(play.text_content().unwrap(), "Play");
+    change(&root, "speed", "4").await;
+    assert!(p.query().contains("speed=4"), "{}", p.query());
+    // The scrubber seeks.
+    let range: HtmlInputElement = find(&root, "input[name=\"clock\"]").unchecked_into();
+    range.set_value("9800");
+    range
+        .dispatch_event(
+            &web_sys::Event::new_with_event_init_dict("input", &{
+                let i = web_sys::EventInit::new();
+                i.set_bubbles(true);
+                i
+            })
+            .unwrap(),
+        )
+        .unwrap();
+    settle().await;
+    assert_eq!(text(&root, "output.now"), "9.8 s");
+    assert_eq!(marks(&root, 0), "✓✓✓✓✓✗······");
+}
+
+#[wasm_bindgen_test]
+async fn highlighting_draws_each_lanes_busiest_window() {
+    let root = fresh_root();
+    let _p = mount_with(&root, &[("t", "19.5s")]);
+    settle().await;
+    assert!(all(&root, ".busiest").is_empty());
+    // The yardstick's number is the switch too.
+    click(&root, "tr[data-lane=\"0\"] .hl-toggle").await;
+    let busiest = find(&root, "article[data-lane=\"0\"] .busiest");
+    assert_eq!(attr(&busiest, "data-count"), "9");
+    assert_eq!(all(&root, "article[data-lane=\"0\"] .mark.in-max").len(), 9);
+    let checkbox: HtmlInputElement = find(&root, "input[name=\"highlight\"]").unchecked_into();
+    assert!(checkbox.checked());
+    checkbox.click();
+    settle().await;
+    assert!(all(&root, ".busiest").is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn the_side_panel_answers_429_when_a_request_would_be_refused() {
+    let root = fresh_root();
+    let _p = mount_with(&root, &[("t", "19.5s")]);
+    settle().await;
+    let http = find(&root, "article[data-lane=\"0\"] .http");
+    assert_eq!(attr(&http, "data-status"), "429");
+    assert!(http
+        .text_content()
+        .unwrap()
+        .starts_with("HTTP/1.1 429 Too Many Requests\nRetry-After: 1"));
+    assert_eq!(
+        text(&root, "article[data-lane=\"0\"] .gauge-text"),
+        "count 5 / 5"
+    );
+    assert_eq!(
+        all(&root, "article[data-lane=\"0\"] .gauge .fill.refusing").len(),
+        1
+    );
+    // A full token bucket is good news: not red.
+    assert_eq!(
+        attr(
+            &find(&root, "article[data-lane=\"2\"] .http"),
+            "data-status"
+        ),
+        "200"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_json_box_exports_imports_and_keeps_keys_as_text() {
+    let root = fresh_root();
+    let _p = mount_with(&root, &[]);
+    settle().await;
+    let details = find(&root, "details.json");
+    assert!(!details.has_attribute("open"));
+    click(&root, "button.export").await;
+    let area: web_sys::HtmlTextAreaElement =
+        find(&root, "textarea[name=\"json\"]").unchecked_into();
+    assert!(area.value().starts_with("{\"requests\":[2000,7000"));
+    assert!(details
+        .unchecked_ref::<web_sys::HtmlDetailsElement>()
+        .open());
+    area.set_value(r#"{"requests": [{"t": 0, "key": "<img src=x onerror=alert(1)>"}], "limiters": [{"algorithm": "gcra", "limit": 1, "period_ms": 1000}]}"#);
+    click(&root, "button.import").await;
+    assert_eq!(lanes(&root), ["gcra"]);
+    click(&root, "button.next").await;
+    // The key is shown, as text.
+    assert!(text(&root, ".trace .which").contains(r#"key "<img src=x onerror=alert(1)>""#));
+    assert!(root.query_selector("img").unwrap().is_none());
+    // A refused import says why and keeps the lanes.
+    area.set_value("{\"requests\": [0]");
+    click(&root, "button.import").await;
+    assert!(text(&root, ".json .error").starts_with("invalid JSON"));
+    assert_eq!(lanes(&root), ["gcra"]);
+}
+
+#[wasm_bindgen_test]
+async fn the_custom_stream_applies_or_says_why() {
+    let root = fresh_root();
+    let _p = mount_with(&root, &[("scenario", "custom"), ("requests", "0,1s")]);
+    settle().await;
+    let area: web_sys::HtmlTextAreaElement =
+        find(&root, "textarea[name=\"requests\"]").unchecked_into();
+    assert_eq!(area.value(), "0s 1s");
+    area.set_value("5s 1s");
+    click(&root, "button.apply").await;
+    assert!(text(&root, ".custom .error").contains("sorted"));
+    assert_eq!(area.value(), "5s 1s");
+    area.set_value("1s 2s 3s");
+    click(&root, "button.apply").await;
+    assert_eq!(text(&root, ".custom .error"), "");
+    assert_eq!(marks(&root, 0).chars().count(), 3);
+}
+
+#[wasm_bindgen_test]
+async fn the_live_region_and_the_compact_variant() {
+    let root = fresh_root();
+    let _p = mount_with(&root, &[("compact", ""), ("t", "2s")]);
+    settle().await;
+    assert!(root.query_selector(".setup").unwrap().is_none());
+    assert!(root.query_selector(".trace").unwrap().is_none());
+    assert!(root.query_selector(".masthead").unwrap().is_none());
+    assert!(text(&root, "[aria-live]").starts_with("Request #1 2 s: Fixed window (clock) allowed"));
+    assert_eq!(lanes(&root).len(), 3);
+}
