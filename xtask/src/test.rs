@@ -19,10 +19,11 @@ pub const WASM_TEST_CRATES: &[&str] = &["ratelab-web", "ratelab-sim"];
 pub const BUNDLE_TARGET_GZIP: u64 = 150_000;
 
 /// The gzipped size the test command enforces, in bytes: the page as it is (about
-/// 217 KB) plus a little room, so that it cannot grow unnoticed. Lower it as the
-/// page shrinks towards [`BUNDLE_TARGET_GZIP`]; never raise it without a reason in
-/// the commit message.
-pub const BUNDLE_BUDGET_GZIP: u64 = 225_000;
+/// 340 KB) plus a little room, so that it cannot grow unnoticed. It was 225 KB for
+/// the page before its Leptos components (217 KB); why they cost about 120 KB is
+/// in the README ("Benchmarks"). Lower it as the page shrinks towards
+/// [`BUNDLE_TARGET_GZIP`]; never raise it without a reason in the commit message.
+pub const BUNDLE_BUDGET_GZIP: u64 = 350_000;
 
 /// Chromium as root, with no network to talk to.
 pub const CHROMIUM_FLAGS: &[&str] = &[
