@@ -65,6 +65,7 @@ impl Rule for AnchoredWindow {
         self.rate.limit()
     }
 
+    #[inline]
     fn decide(&self, now: u64, cost: u32) -> ((u64, u64), Decision) {
         let limit = self.rate.limit();
         let (start, mut count) = match self.open_at(now) {

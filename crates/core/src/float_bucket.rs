@@ -103,6 +103,7 @@ impl Rule for FloatTokenBucket {
         self.capacity
     }
 
+    #[inline]
     fn decide(&self, now: u64, cost: u32) -> (f64, Decision) {
         let have = self.refilled(now);
         let allowed = have >= cost as f64;
