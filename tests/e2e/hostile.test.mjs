@@ -40,7 +40,7 @@ const query = (scenario) =>
 function inserted(selector) {
   const root = document.querySelector(selector);
   const found = [...root.querySelectorAll('img, script, iframe, b, foreignObject')].map((e) => e.tagName);
-  const svgs = [...root.querySelectorAll('svg')].filter((s) => !['timeline', 'gauge'].includes(s.getAttribute('class')));
+  const svgs = [...root.querySelectorAll('svg')].filter((s) => !['timeline', 'gauge', 'level'].includes(s.getAttribute('class')));
   return [...found, ...svgs.map(() => 'svg')];
 }
 

@@ -5,6 +5,7 @@
 //! - [`model`]: what the engine says, shaped for drawing (marks in a span, a
 //!   lane's overlays and gauge): plain Rust over `ratelab-sim`'s
 //!   [`Timeline`](ratelab_sim::Timeline), tested natively.
+//! - [`series`]: a lane's state over time, asked of the engine across the span.
 //! - [`state`]: the playground as plain Rust: [`state::Playground`] and every
 //!   [`state::Action`] a person can take, tested natively.
 //! - [`view`]: the Leptos components, one per file, over a context of signals and
@@ -23,6 +24,7 @@ pub mod api;
 pub mod crash;
 pub mod draw;
 pub mod model;
+pub mod series;
 pub mod state;
 pub mod texts;
 pub mod view;

@@ -32,6 +32,7 @@ pub struct LaneTexts {
     pub tat: &'static str,
     pub now_tau: &'static str,
     pub next_out: &'static str,
+    pub over_time: &'static str,
 }
 
 impl LaneTexts {
@@ -89,6 +90,7 @@ pub static LANES: Tr<LaneTexts> = Tr {
         tat: "TAT",
         now_tau: "now + τ",
         next_out: "next departure",
+        over_time: "the state for this key over time",
     },
     vi: LaneTexts {
         legend_allow: "cho qua",
@@ -116,5 +118,6 @@ pub static LANES: Tr<LaneTexts> = Tr {
         tat: "TAT",
         now_tau: "now + τ",
         next_out: "lần đi ra kế tiếp",
+        over_time: "trạng thái của khóa này theo thời gian",
     },
 };

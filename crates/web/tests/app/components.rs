@@ -250,3 +250,34 @@ async fn the_live_region_and_the_compact_variant() {
     assert!(text(&root, "[aria-live]").starts_with("Request #1 2 s: Fixed window (clock) allowed"));
     assert_eq!(lanes(&root).len(), 3);
 }
+
+#[wasm_bindgen_test]
+async fn each_lane_draws_its_state_over_time_and_the_clock_moves_over_it() {
+    let root = fresh_root();
+    let _p = mount_with(&root, &[]);
+    settle().await;
+    for j in 0..lanes(&root).len() {
+        let line = find(
+            &root,
+            &format!("article[data-lane=\"{j}\"] .level .level-line"),
+        );
+        // At least the moment before and the moment of each of the 12 requests.
+        let points = attr(&line, "points").split(' ').count();
+        assert!(points >= 24, "lane {j}: {points} points");
+    }
+    let line = find(&root, "article[data-lane=\"0\"] .level .level-line");
+    let clock = || attr(&find(&root, "article[data-lane=\"0\"] .level .now"), "x1");
+    let before = clock();
+    click(&root, "button.next").await;
+    // The clock line moved with the timeline's; the drawing itself was kept.
+    assert_ne!(clock(), before);
+    assert_eq!(
+        clock(),
+        attr(
+            &find(&root, "article[data-lane=\"0\"] .timeline .now"),
+            "x1"
+        )
+    );
+    let again = find(&root, "article[data-lane=\"0\"] .level .level-line");
+    assert!(again.is_same_node(Some(&line)));
+}

@@ -61,7 +61,7 @@ async fn markup_in_every_parameter_inserts_nothing() {
                 .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
                 .and_then(|e| e.get_attribute("class"));
             assert!(
-                matches!(class.as_deref(), Some("timeline" | "gauge")),
+                matches!(class.as_deref(), Some("timeline" | "gauge" | "level")),
                 "{class:?}"
             );
         }

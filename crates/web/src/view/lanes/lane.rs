@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use ratelab_core::{Algorithm, Headers, Snapshot};
 use ratelab_sim::BusiestWindow;
 
-use super::{about, gauge, marks, response};
+use super::{about, gauge, level, marks, response};
 use crate::draw::{self, HEIGHT};
 use crate::model::time_label;
 use crate::texts::algorithms::title;
@@ -99,6 +99,7 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
                 <span class="params">{params}</span>
             </header>
             <div class="lane-body">
+                <div class="lane-track">
                 <svg class="timeline" width=width height=HEIGHT viewBox=view_box role="img" aria-label=name>
                     <g class="under" inner_html=move || under.get().markup()></g>
                     <g class="axis-layer" inner_html=move || axis.get().markup()></g>
@@ -108,6 +109,8 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
                         <line class="now" x1=x x2=x y1="12" y2="112"></line>
                     </g>
                 </svg>
+                <level::Level />
+                </div>
                 <div class="side">
                     <gauge::Gauge />
                     <response::Response />

@@ -5,6 +5,7 @@
 pub mod about;
 pub mod gauge;
 pub mod lane;
+pub mod level;
 pub mod marks;
 pub mod response;
 

@@ -1,0 +1,47 @@
+//! The lane's state over time: a strip under its timeline, on the same time scale,
+//! with the same clock line and veil over the future.
+
+use leptos::prelude::*;
+
+use super::LaneCtx;
+use crate::draw::level::{level, LEVEL_HEIGHT};
+use crate::texts::lanes::LANES;
+use crate::view::{text, use_ctx};
+
+/// One moment asked of the engine every this many px of the strip (besides one
+/// before and at each request of the key).
+const PX_PER_MOMENT: f64 = 4.0;
+
+/// The state-over-time strip of the lane in context.
+#[component]
+pub fn Level() -> impl IntoView {
+    let ctx = use_ctx();
+    let lane = expect_context::<LaneCtx>();
+    // Redrawn when the span, the width, the key or the setup change: the span moves
+    // in steps of a third, not every frame, and the clock line moves by attribute.
+    let svg = Memo::new(move |_| {
+        let (s, key, lang) = (ctx.scale.get(), ctx.key.get(), ctx.lang.get());
+        let grid = (s.width / PX_PER_MOMENT) as usize;
+        ctx.run
+            .with(|r| r.sim.series(lane.j, &key, s.from, s.to, grid))
+            .map(|series| level(&series, s, lang))
+            .unwrap_or_default()
+    });
+    let width = move || ctx.scale.get().w();
+    let view_box = move || format!("-8 0 {} {LEVEL_HEIGHT}", width() + 16);
+    let (x, future) = (move || ctx.clock_x.get().0, move || ctx.clock_x.get().1);
+    view! {
+        <svg
+            class="level"
+            width=width
+            height=LEVEL_HEIGHT
+            viewBox=view_box
+            role="img"
+            aria-label=text(&LANES, |t| t.over_time)
+        >
+            <g inner_html=move || svg.get().markup()></g>
+            <rect class="future" x=x y="4" width=future height=LEVEL_HEIGHT - 8></rect>
+            <line class="now" x1=x x2=x y1="4" y2=LEVEL_HEIGHT - 4></line>
+        </svg>
+    }
+}
