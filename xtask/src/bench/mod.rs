@@ -11,6 +11,10 @@
 //!   side in one headless Chromium page; then lab D's sweep.
 //! - **size**: `trunk build --release` into a private dist, sized by the same code
 //!   as `cargo xtask test`'s budget step.
+//! - **load**: navigation → first lane drawn of that build, in a fresh browser
+//!   context per round, at normal speed and with the CPU throttled 4× (CDP
+//!   `Emulation.setCPUThrottlingRate`), with when the wasm's download started and
+//!   ended.
 //! - **frames**: time per animation frame of that build with six lanes playing the
 //!   2x-rate scenario at 16x (reported as pending when the UI cannot do that yet).
 //! - **redis**: decisions per second through each limiter's Lua script on a local
@@ -23,13 +27,14 @@
 //!
 //! One module per part, each running its part and parsing what it printed into a
 //! plain struct: [`machine`] (what the numbers were measured on), [`native`],
-//! [`browser`], [`size`], [`frames`], [`redis`]; [`report`] turns those structs into
+//! [`browser`], [`size`], [`load`], [`frames`], [`redis`]; [`report`] turns those structs into
 //! the table.
 //! A new part is a module with a `run` function and a struct, a field in
 //! [`Results`], an arm in [`bench`] and a section in [`report`].
 
 mod browser;
 mod frames;
+mod load;
 mod machine;
 mod native;
 mod redis;
@@ -51,15 +56,17 @@ pub enum Part {
     Native,
     Browser,
     Size,
+    Load,
     Frames,
     Redis,
 }
 
 impl Part {
-    pub const ALL: [Part; 5] = [
+    pub const ALL: [Part; 6] = [
         Part::Native,
         Part::Browser,
         Part::Size,
+        Part::Load,
         Part::Frames,
         Part::Redis,
     ];
@@ -69,6 +76,7 @@ impl Part {
             Part::Native => "native",
             Part::Browser => "browser",
             Part::Size => "size",
+            Part::Load => "load",
             Part::Frames => "frames",
             Part::Redis => "redis",
         }
@@ -99,7 +107,8 @@ pub struct Options {
 
 pub const USAGE: &str = "\
 bench options:
-  --only PART[,PART]    run only these parts: native, browser, size, frames, redis
+  --only PART[,PART]    run only these parts: native, browser, size, load,
+                        frames, redis
   --skip PART[,PART]    run all parts but these
   --quick               shorter runs (to try the pipeline; numbers are noisier)
   --readme              also paste the table into README.md's Benchmarks section
@@ -151,6 +160,7 @@ struct Results {
     native: Option<native::Native>,
     browser: Option<browser::Browser>,
     size: Option<std::result::Result<Vec<BundleFile>, String>>,
+    load: Option<load::Load>,
     frames: Option<frames::Frames>,
     redis: Option<redis::RedisBench>,
     load_before: String,
@@ -162,7 +172,7 @@ pub fn bench(ctx: &Ctx, opts: &Options) -> Result {
     let needs_browser = opts
         .parts
         .iter()
-        .any(|p| matches!(p, Part::Browser | Part::Frames));
+        .any(|p| matches!(p, Part::Browser | Part::Load | Part::Frames));
     let tools = setup::setup(
         ctx,
         if needs_browser {
@@ -199,6 +209,12 @@ pub fn bench(ctx: &Ctx, opts: &Options) -> Result {
                 )?);
             }
             Part::Size => r.size = Some(size::run(ctx, &work)),
+            Part::Load => {
+                let chromium = chromium
+                    .as_deref()
+                    .ok_or("no chromium (cargo xtask setup)")?;
+                r.load = Some(load::run(ctx, &work, chromium, opts.quick)?);
+            }
             Part::Frames => {
                 let chromium = chromium
                     .as_deref()
@@ -280,8 +296,10 @@ mod tests {
         assert_eq!(o.parts, vec![Part::Native, Part::Size]);
         assert!(o.quick && !o.readme);
         assert!(parse_options(&["--only".into(), "gpu".into()]).is_err());
-        assert!(
-            parse_options(&["--skip".into(), "native,browser,size,frames,redis".into()]).is_err()
-        );
+        assert!(parse_options(&[
+            "--skip".into(),
+            "native,browser,size,load,frames,redis".into()
+        ])
+        .is_err());
     }
 }

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::browser::{self, Browser};
 use super::frames::{self, Frames};
+use super::load::{self, Load};
 use super::native::{self, Native};
 use super::redis::{self, RedisBench};
 use super::Results;
@@ -80,6 +81,9 @@ pub(super) fn markdown(r: &Results) -> String {
     }
     if let Some(size) = &r.size {
         size_section(&mut t, size);
+    }
+    if let Some(l) = &r.load {
+        load_section(&mut t, l);
     }
     if let Some(f) = &r.frames {
         frames_section(&mut t, f);
@@ -280,6 +284,54 @@ fn size_section(t: &mut String, size: &std::result::Result<Vec<BundleFile>, Stri
         test::kb(raw),
         test::kb(gz)
     );
+}
+
+fn load_section(t: &mut String, l: &Load) {
+    let _ = writeln!(
+        t,
+        "\n**The first frame** (the release build above, served from loopback with no \
+        cache; a fresh browser context per round, headless Chromium without GPU; medians, \
+        ms from the navigation's start). First paint is index.html's own frame (title, \
+        a placeholder lane); the wasm's download as resource timing sees it; the first \
+        lane: when `.lane[data-lane]` enters the document (MutationObserver) and the \
+        frame after it (requestAnimationFrame). Targets: first lane drawn ≤ {} ms, \
+        ≤ {} ms with the CPU throttled 4× (CDP `Emulation.setCPUThrottlingRate`).\n",
+        load::TARGET_MS,
+        load::TARGET_THROTTLED_MS
+    );
+    let _ = writeln!(
+        t,
+        "| CPU | rounds | first paint | wasm download | first lane in DOM | first lane drawn (worst) | target | wasm requests |"
+    );
+    let _ = writeln!(t, "|---|---:|---:|---:|---:|---:|---|---:|");
+    match l {
+        Load::Measured(rows) => {
+            for r in rows {
+                let _ = writeln!(
+                    t,
+                    "| {} | {} | {:.0} ms | {:.0} → {:.0} ms | {:.0} ms | {:.0} ms ({:.0}) | ≤ {} ms: {} | {} |",
+                    if r.rate > 1 {
+                        format!("{}× throttled", r.rate)
+                    } else {
+                        "normal".into()
+                    },
+                    r.rounds,
+                    r.fcp_ms,
+                    r.wasm_start_ms,
+                    r.wasm_end_ms,
+                    r.lane_ms,
+                    r.drawn_ms,
+                    r.drawn_worst_ms,
+                    r.target_ms(),
+                    mark(r.drawn_ms <= r.target_ms()),
+                    r.wasm_fetches
+                );
+            }
+        }
+        Load::Pending(why) => {
+            let _ = writeln!(t, "| – | – | – | – | – | – | ⏳ pending: {why} | – |");
+        }
+    }
 }
 
 fn frames_section(t: &mut String, f: &Frames) {
