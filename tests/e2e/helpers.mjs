@@ -68,6 +68,14 @@ export function launch() {
   return chromium.launch({ executablePath, args, headless: true });
 }
 
+/** An init script: keeps the page's CSP violations in `window.__violations`. */
+export function recordViolations() {
+  window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`);
+  });
+}
+
 /**
  * A fresh page; the test fails at its end if the page reported an error, a request
  * failed, or a Content-Security-Policy violation happened (in any frame).
@@ -77,12 +85,7 @@ export async function open(t, browser, url, { width = 1280, height = 900, reduce
     viewport: { width, height },
     reducedMotion: reducedMotion ?? 'no-preference',
   });
-  await context.addInitScript(() => {
-    window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`);
-    });
-  });
+  await context.addInitScript(recordViolations);
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));

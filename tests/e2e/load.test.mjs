@@ -5,7 +5,7 @@
 // request), and the app replaces the placeholder with the first lane.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { STRICT_CSP, dist, launch, serve } from './helpers.mjs';
+import { STRICT_CSP, dist, launch, recordViolations, serve } from './helpers.mjs';
 
 let server;
 let browser;
@@ -25,12 +25,7 @@ after(async () => {
 test('the HTML preloads everything in parallel and draws its frame before any script', async (t) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   t.after(() => context.close());
-  await context.addInitScript(() => {
-    window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`);
-    });
-  });
+  await context.addInitScript(recordViolations);
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
