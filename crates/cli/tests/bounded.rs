@@ -115,3 +115,24 @@ fn text_from_the_input_cannot_drive_the_terminal() {
     assert!(e.contains("\"\\u{202e}\\u{1b}[2J\""), "{e}");
     assert!(e.contains("ids: x\\u{202e}y"), "{e}");
 }
+
+/// `respond` builds the playground's timeline, so it is held to the playground's
+/// budget: six huge sliding logs over 100 000 distinct times are refused with one
+/// line, before the work.
+#[test]
+fn respond_is_held_to_the_playgrounds_budget() {
+    let times: Vec<String> = (0..100_000).map(|t| t.to_string()).collect();
+    let lane = r#"{"algorithm": "sliding_log", "limit": 1000000, "period_ms": 9007199254740991}"#;
+    let input = format!(
+        r#"{{"requests": [{}], "limiters": [{}]}}"#,
+        times.join(","),
+        [lane; 6].join(",")
+    );
+    let o = support::ratelab(&["respond", "--at", "0"], input.as_bytes());
+    let e = refused(&o);
+    assert!(
+        e.starts_with("error: too much for one run: about ")
+            && e.contains("(100000 requests × 6 limiters"),
+        "{e}"
+    );
+}
