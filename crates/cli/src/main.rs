@@ -13,7 +13,10 @@
 //! ```
 //!
 //! Bad input exits with status 2 and one line on stderr: the same message the
-//! playground and the JS API show, because they all call ratelab-sim.
+//! playground and the JS API show, because they all call ratelab-sim. Input is read
+//! in chunks and refused as soon as it passes [`MAX_INPUT_BYTES`]; runs are held to
+//! ratelab-sim's budgets ([`ratelab_sim::Budget`]); everything echoed from the input
+//! (ids, keys, messages) is sanitised ([`ratelab_sim::text::sanitize`]).
 
 mod labs;
 mod redis;
@@ -22,6 +25,8 @@ mod table;
 mod trace;
 
 use std::io::{Read, Write};
+
+use ratelab_sim::text::sanitize;
 use std::process::ExitCode;
 
 use ratelab_sim::{simulate_json, Config};
@@ -51,13 +56,17 @@ usage:
   ratelab lua --teaching                    the wrong scripts people copy, labelled
   ratelab --help | --version
 
-FILE defaults to standard input (also written -). T is a time in ms or a duration
-(10400, 10.4s, 2m). The JSON format is described in the README (\"JSON format\");
-`{\"scenario\": \"golden\"}` is a complete input.
+FILE defaults to standard input (also written -), at most 64 MiB. T is a time in ms
+or a duration (10400, 10.4s, 2m). The JSON format is described in the README (\"JSON
+format\"); `{\"scenario\": \"golden\"}` is a complete input.
 Bad input, or a Redis server that cannot be reached or goes away, exits with
 status 2 and a one-line error. `redis simulate` exits with status 1 when Redis
 decided differently from the engine. The default URL is redis://127.0.0.1:6379.
 ";
+
+/// The most bytes of input read (a file or standard input): enough for the
+/// 2 000 000-request cap written as bare times, and a bound on what parsing holds.
+pub const MAX_INPUT_BYTES: usize = 64 << 20;
 
 /// Why the command failed: everything is reported as one line and status 2.
 struct Failure(String);
@@ -109,7 +118,7 @@ fn main() -> ExitCode {
             }
         }
         Err(Failure(message)) => {
-            eprintln!("error: {}", message.replace('\n', " "));
+            eprintln!("error: {}", sanitize(&message));
             ExitCode::from(2)
         }
     }
@@ -145,7 +154,10 @@ fn command(args: &[String]) -> Result<String, Failure> {
                 }
             }
             let config = Config::from_json(&read_input(file)?)?;
-            trace::render(&config, &only)
+            // Written lane by lane as each is traced: memory holds one lane's rows.
+            let mut stdout = std::io::stdout().lock();
+            trace::render(&config, &only, &mut stdout)?;
+            Ok(String::new())
         }
         "respond" => {
             let (file, flags) = split_file(rest, &["--limiter", "-l", "--at", "--key", "-k"])?;
@@ -219,18 +231,40 @@ fn split_file<'a>(
     Ok((file, flags))
 }
 
+/// Reads FILE (or standard input) in chunks, refusing it as soon as it passes
+/// [`MAX_INPUT_BYTES`] (`ratelab simulate /dev/zero` stops at once).
 fn read_input(file: Option<&str>) -> Result<String, Failure> {
-    let mut text = String::new();
     match file {
-        None | Some("-") => {
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| Failure(format!("cannot read standard input: {e}")))?;
-        }
+        None | Some("-") => read_capped(&mut std::io::stdin().lock(), "standard input"),
         Some(path) => {
-            text = std::fs::read_to_string(path)
+            let mut f = std::fs::File::open(path)
                 .map_err(|e| Failure(format!("cannot read {path}: {e}")))?;
+            read_capped(&mut f, path)
         }
     }
-    Ok(text)
+}
+
+fn read_capped(input: &mut dyn Read, name: &str) -> Result<String, Failure> {
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        let n = match input.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure(format!("cannot read {name}: {e}"))),
+        };
+        if bytes.len() + n > MAX_INPUT_BYTES {
+            return Err(Failure(format!(
+                "{name}: more than {MAX_INPUT_BYTES} bytes of input (at most 64 MiB)"
+            )));
+        }
+        bytes.extend_from_slice(chunk.get(..n).unwrap_or_default());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Failure(format!(
+            "{name}: not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
 }

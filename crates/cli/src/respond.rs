@@ -13,8 +13,9 @@ use crate::Failure;
 /// `key` at `at` ms.
 pub fn render(config: &Config, only: &[String], at: u64, key: &str) -> Result<String, Failure> {
     crate::trace::check_ids(config, only)?;
-    let mut timeline = Timeline::new(config.lanes.clone(), config.window_ms)?;
-    timeline.extend(&config.stream)?;
+    // The playground's timeline, held to its budget (a huge sliding log is refused
+    // with one line before the work).
+    let timeline = Timeline::from_config(config)?;
     let mut out = String::new();
     for (j, lane) in config.lanes.iter().enumerate() {
         if !only.is_empty() && !only.contains(&lane.id) {

@@ -2,38 +2,83 @@
 //! straight from `Limiter::explain` (state before, the comparison made, the verdict,
 //! state after).
 
+use std::io::Write;
+
 use ratelab_core::Explanation;
-use ratelab_sim::{trace, Config, LaneTrace, ResolvedParams};
+use ratelab_sim::text::{fields, sanitize};
+use ratelab_sim::{trace_each, Config, LaneTrace, ResolvedParams, TraceRow};
 
 use crate::table::{render as table, Align};
 use crate::Failure;
 
-/// The trace tables of `config`'s lanes (only those in `only`, if any).
-pub fn render(config: &Config, only: &[String]) -> Result<String, Failure> {
+/// A long sliding log is shown as its first and last few entries and a count.
+const LOG_HEAD: usize = 3;
+const LOG_TAIL: usize = 2;
+
+/// Writes the trace tables of `config`'s lanes (only those in `only`, if any) to
+/// `out`, a lane at a time: memory holds one lane's rows (each bounded, long states
+/// cut), never the whole trace.
+pub fn render(config: &Config, only: &[String], out: &mut dyn Write) -> Result<(), Failure> {
     check_ids(config, only)?;
     let mut selected = config.clone();
     if !only.is_empty() {
         selected.lanes.retain(|l| only.contains(&l.id));
     }
-    let lanes = trace(&selected)?;
     let keyed = selected.stream.requests.iter().any(|r| r.key != 0);
-    let mut out = String::new();
-    for (n, lane) in lanes.iter().enumerate() {
-        if n > 0 {
-            out.push('\n');
+    let mut current: Option<(usize, LaneTrace, Vec<Vec<String>>)> = None;
+    let mut failed: Option<std::io::Error> = None;
+    let mut flush = |lane: Option<(usize, LaneTrace, Vec<Vec<String>>)>,
+                     failed: &mut Option<std::io::Error>| {
+        if let (Some((j, heading, rows)), None) = (lane, &*failed) {
+            let mut text = String::new();
+            if j > 0 {
+                text.push('\n');
+            }
+            text.push_str(&self::heading(
+                &heading.id,
+                heading.algorithm,
+                &heading.params,
+            ));
+            text.push('\n');
+            text.push_str(&self::rows(&rows, keyed));
+            if let Err(e) = out.write_all(text.as_bytes()) {
+                *failed = Some(e);
+            }
         }
-        out.push_str(&heading(&lane.id, lane.algorithm, &lane.params));
-        out.push('\n');
-        out.push_str(&rows(lane, keyed));
+    };
+    // Empty streams still get their headings.
+    if selected.stream.is_empty() {
+        selected.validate()?;
+        for (j, lane) in selected.lanes.iter().enumerate() {
+            flush(Some((j, LaneTrace::heading(lane), Vec::new())), &mut failed);
+        }
     }
-    Ok(out)
+    trace_each(&selected, |j, lane, row| {
+        if current.as_ref().is_none_or(|(k, _, _)| *k != j) {
+            flush(current.take(), &mut failed);
+            current = Some((j, lane.clone(), Vec::new()));
+        }
+        if let Some((_, _, rows)) = current.as_mut() {
+            let i = rows.len();
+            rows.push(cells(i, &row, keyed));
+        }
+    })?;
+    flush(current.take(), &mut failed);
+    // A closed pipe (`ratelab trace | head`) is not an error worth reporting.
+    match failed {
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure(format!("cannot write the trace: {e}")))
+        }
+        _ => Ok(()),
+    }
 }
 
-/// `id (algorithm: N per W, burst B, delay D)`, the line above a lane's output.
+/// `id (algorithm: N per W, burst B, delay D)`, the line above a lane's output (the
+/// id sanitised: it comes from the input).
 pub fn heading(id: &str, algorithm: &str, p: &ResolvedParams) -> String {
     let mut s = format!(
         "{} ({}: {} per {}",
-        id,
+        sanitize(id),
         algorithm,
         p.limit,
         crate::labs::seconds(p.period_ms)
@@ -51,13 +96,18 @@ pub fn heading(id: &str, algorithm: &str, p: &ResolvedParams) -> String {
     s
 }
 
-/// Every id `--limiter` named is one of `config`'s lanes.
+/// Every id `--limiter` named is one of `config`'s lanes (ids quoted sanitised).
 pub fn check_ids(config: &Config, only: &[String]) -> Result<(), Failure> {
     for id in only {
         if !config.lanes.iter().any(|l| &l.id == id) {
-            let ids: Vec<&str> = config.lanes.iter().map(|l| l.id.as_str()).collect();
+            let ids: Vec<String> = config
+                .lanes
+                .iter()
+                .map(|l| sanitize(&l.id).into_owned())
+                .collect();
             return Err(Failure(format!(
-                "--limiter: no limiter with id \"{id}\" (ids: {})",
+                "--limiter: no limiter with id \"{}\" (ids: {})",
+                sanitize(id),
                 ids.join(", ")
             )));
         }
@@ -65,7 +115,25 @@ pub fn check_ids(config: &Config, only: &[String]) -> Result<(), Failure> {
     Ok(())
 }
 
-fn rows(lane: &LaneTrace, keyed: bool) -> String {
+/// One row's cells: `#`, time, key (when the stream has keys), state before, the
+/// check, verdict, state after. The key is sanitised (a key may hold control
+/// characters) and long states are cut.
+fn cells(i: usize, row: &TraceRow, keyed: bool) -> Vec<String> {
+    let e = &row.explanation;
+    let mut cells = vec![i.to_string(), e.at.to_string()];
+    if keyed {
+        cells.push(sanitize(&row.key).into_owned());
+    }
+    cells.extend([
+        fields(&e.before, LOG_HEAD, LOG_TAIL),
+        check(e),
+        e.verdict.to_string(),
+        fields(&e.after, LOG_HEAD, LOG_TAIL),
+    ]);
+    cells
+}
+
+fn rows(rows: &[Vec<String>], keyed: bool) -> String {
     let mut header = vec!["#", "time"];
     if keyed {
         header.push("key");
@@ -73,26 +141,7 @@ fn rows(lane: &LaneTrace, keyed: bool) -> String {
     header.extend(["state before", "check", "verdict", "state after"]);
     let mut align = vec![Align::Right, Align::Right];
     align.extend(std::iter::repeat_n(Align::Left, header.len() - 2));
-    let rows: Vec<Vec<String>> = lane
-        .rows
-        .iter()
-        .enumerate()
-        .map(|(i, row)| {
-            let e = &row.explanation;
-            let mut cells = vec![i.to_string(), e.at.to_string()];
-            if keyed {
-                cells.push(row.key.clone());
-            }
-            cells.extend([
-                Explanation::fields(&e.before),
-                check(e),
-                e.verdict.to_string(),
-                Explanation::fields(&e.after),
-            ]);
-            cells
-        })
-        .collect();
-    table(&header, &align, &rows)
+    table(&header, &align, rows)
 }
 
 /// The updates then the comparison: `tokens := min(5, 0.7 + 0.3 s · 0.5/s) = 0.85;

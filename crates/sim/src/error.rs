@@ -28,21 +28,14 @@ impl SimError {
     }
 
     /// Every constructor ends here: user text quoted in a message (a scenario name,
-    /// an unknown field, an id) may hold line breaks, which would break the "one
-    /// line" contract, so control characters are written as escapes (`\n`).
+    /// an unknown field, an id) may hold line breaks or bidi overrides, which would
+    /// break the "one line" contract or reverse the rest of it, so they are written
+    /// as escapes ([`crate::text::sanitize`]).
     fn line(line: String) -> SimError {
-        if !line.chars().any(breaks_line) {
-            return SimError { line };
+        match crate::text::sanitize(&line) {
+            std::borrow::Cow::Borrowed(_) => SimError { line },
+            std::borrow::Cow::Owned(line) => SimError { line },
         }
-        let mut out = String::with_capacity(line.len() + 8);
-        for c in line.chars() {
-            if breaks_line(c) {
-                out.extend(c.escape_debug());
-            } else {
-                out.push(c);
-            }
-        }
-        SimError { line: out }
     }
 
     /// A parameter error under `path` (the engine's, or any message in its style):
@@ -77,11 +70,6 @@ fn join_display(path: &str, error: &dyn fmt::Display) -> String {
         (false, true) => format!("{path}.{text}"),
         (false, false) => format!("{path}: {text}"),
     }
-}
-
-/// Control characters, and the Unicode line and paragraph separators.
-fn breaks_line(c: char) -> bool {
-    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
 }
 
 fn is_field_char(c: char) -> bool {

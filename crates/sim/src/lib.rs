@@ -59,6 +59,7 @@
 #![warn(missing_docs)]
 
 mod config;
+pub mod cost;
 mod error;
 mod json;
 mod run;
@@ -67,6 +68,7 @@ pub mod service;
 pub mod share;
 mod stream;
 pub mod sweep;
+pub mod text;
 pub mod timeline;
 pub mod traffic;
 mod yardstick;
@@ -75,12 +77,13 @@ mod yardstick;
 pub use ratelab_core;
 
 pub use config::{Config, LaneSpec, ResolvedParams, MAX_LANES};
+pub use cost::{Budget, Cost};
 pub use error::SimError;
 pub use json::{
     scenarios_json, simulate_json, simulate_value, LIMITER_FIELDS, MAX_LABEL_CHARS, REQUEST_FIELDS,
     TOP_FIELDS,
 };
-pub use run::{run, run_with, trace, Decided, LaneReport, LaneTrace, Report, TraceRow};
+pub use run::{run, run_with, trace, trace_each, Decided, LaneReport, LaneTrace, Report, TraceRow};
 pub use scenario::{scenario, scenario_info, Overrides, ScenarioId, ScenarioInfo, SCENARIOS};
 pub use stream::{Request, Stream, MAX_REQUESTS, MAX_TIME_MS};
 pub use sweep::{sweep, Sweep, SweepRow, SweepSpec};

@@ -3,6 +3,7 @@
 use ratelab_core::{AnyLimiter, Explanation, Keyed, Limiter, Ms};
 
 use crate::config::{Config, LaneSpec, ResolvedParams};
+use crate::cost::Budget;
 use crate::error::SimError;
 use crate::scenario::ScenarioId;
 use crate::stream::{Request, Stream};
@@ -71,7 +72,8 @@ impl LaneReport {
 }
 
 /// Runs every lane over the stream (validating the config first) and, for lab D, the
-/// sweep.
+/// sweep. Refused before any work if its estimate ([`crate::cost::run_cost`]) is
+/// over [`Budget::RUN`] (as every [`run_with`]).
 pub fn run(config: &Config) -> Result<Report, SimError> {
     let mut report = run_with(config, |j, lane, stream| {
         let proto = lane
@@ -110,12 +112,14 @@ pub struct Decided {
 /// The report of [`run`] with the decisions made elsewhere: `decide(j, lane,
 /// stream)` returns lane `j`'s decision on every request of the stream, in order
 /// (the engine's for [`run`]; a Redis server's in `ratelab-redis`). The config is
-/// validated first; lab D's sweep is not run (`sweep` is `None`).
+/// validated first and held to [`Budget::RUN`]; lab D's sweep is not run (`sweep`
+/// is `None`).
 pub fn run_with<E: From<SimError>>(
     config: &Config,
     mut decide: impl FnMut(usize, &LaneSpec, &Stream) -> Result<Vec<Decided>, E>,
 ) -> Result<Report, E> {
     config.validate()?;
+    crate::cost::run_cost(config).check(&Budget::RUN)?;
     let stream = &config.stream;
     let mut results = Vec::with_capacity(config.lanes.len());
     for (j, lane) in config.lanes.iter().enumerate() {
@@ -170,6 +174,18 @@ pub struct LaneTrace {
     pub rows: Vec<TraceRow>,
 }
 
+impl LaneTrace {
+    /// The lane's heading: its label and parameters, no rows yet.
+    pub fn heading(lane: &LaneSpec) -> LaneTrace {
+        LaneTrace {
+            id: lane.id.clone(),
+            params: lane.resolved(),
+            algorithm: lane.algorithm.id(),
+            rows: Vec::new(),
+        }
+    }
+}
+
 /// One request as a lane saw it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceRow {
@@ -181,18 +197,36 @@ pub struct TraceRow {
     pub explanation: Explanation,
 }
 
-/// Every lane's trace over the stream (validating the config first). Meant for the
-/// command line and for small streams: it keeps an explanation per request and lane.
+/// Every lane's trace over the stream (validating the config first), kept whole:
+/// for small streams. [`trace_each`] hands the rows over one at a time instead.
 pub fn trace(config: &Config) -> Result<Vec<LaneTrace>, SimError> {
+    let mut out: Vec<LaneTrace> = config.lanes.iter().map(LaneTrace::heading).collect();
+    trace_each(config, |j, _, row| {
+        if let Some(l) = out.get_mut(j) {
+            l.rows.push(row);
+        }
+    })?;
+    Ok(out)
+}
+
+/// Every lane's trace, a row at a time: `row(j, lane, row)` is called lane by lane
+/// (`j` its index, `lane` its heading with no rows), in stream order. Nothing is kept, so memory does
+/// not grow with the stream; the work does (each row copies the state before and
+/// after), and is refused first if its estimate ([`crate::cost::trace_cost`]) is over
+/// [`Budget::TRACE`].
+pub fn trace_each(
+    config: &Config,
+    mut row: impl FnMut(usize, &LaneTrace, TraceRow),
+) -> Result<(), SimError> {
     config.validate()?;
+    crate::cost::trace_cost(config).check(&Budget::TRACE)?;
     let stream = &config.stream;
-    let mut out = Vec::with_capacity(config.lanes.len());
     for (j, lane) in config.lanes.iter().enumerate() {
         let proto: AnyLimiter = lane
             .build()
             .map_err(|e| SimError::param(&format!("limiters[{j}]"), &e))?;
         let mut keyed = Keyed::new(proto);
-        let mut rows = Vec::with_capacity(stream.requests.len());
+        let heading = LaneTrace::heading(lane);
         for (i, r) in stream.requests.iter().enumerate() {
             let key = stream.key_name(r.key).unwrap_or("");
             let explanation = keyed
@@ -202,18 +236,16 @@ pub fn trace(config: &Config) -> Result<Vec<LaneTrace>, SimError> {
             keyed
                 .check(key, r.t, r.cost)
                 .map_err(|e| SimError::check(i, j, &lane.id, &e))?;
-            rows.push(TraceRow {
-                request: *r,
-                key: key.to_string(),
-                explanation,
-            });
+            row(
+                j,
+                &heading,
+                TraceRow {
+                    request: *r,
+                    key: key.to_string(),
+                    explanation,
+                },
+            );
         }
-        out.push(LaneTrace {
-            id: lane.id.clone(),
-            params: lane.resolved(),
-            algorithm: lane.algorithm.id(),
-            rows,
-        });
     }
-    Ok(out)
+    Ok(())
 }

@@ -12,7 +12,16 @@
 //! # Bounded memory
 //!
 //! At most `retain + checkpoint_every` requests are kept. Past that, the oldest part
-//! is *compacted*: dropped up to a checkpoint, which becomes the base. Running totals
+//! is *compacted*: dropped up to a multiple of `checkpoint_every`, where the state is
+//! the checkpoint taken there or, if none was, the nearest one before it replayed
+//! forward; that state becomes the base.
+//!
+//! Checkpoints of large states are bounded: a lane's checkpoints other than the base
+//! hold at most [`TimelineLimits::checkpoint_bytes`] between them; a checkpoint that
+//! would pass that is not taken, and looking at a moment after it replays from the
+//! one before (at most the retained requests, instead of `checkpoint_every`). So a
+//! lane holds its live state, the base, and that budget, however large a sliding log
+//! grows; [`crate::cost::timeline_cost`] bounds the whole in bytes before a run. Running totals
 //! (passed, maxima, histogram) survive compaction; what is lost is the ability to look
 //! at moments before the base ([`TimelineError::Compacted`]) and, for sliding-window
 //! maxima, the requests before the base: a window `(t − W, t]` reaching back past the
@@ -30,7 +39,8 @@ use std::ops::Range;
 
 use ratelab_core::{AnyLimiter, CheckError, Explanation, Headers, Keyed, Limiter, Ms, Snapshot};
 
-use crate::config::LaneSpec;
+use crate::config::{Config, LaneSpec};
+use crate::cost::Budget;
 use crate::error::SimError;
 use crate::stream::{Request, Stream};
 use crate::yardstick::{Meter, Prefix, Yardstick, HISTOGRAM_BUCKET_MS};
@@ -45,16 +55,21 @@ pub struct TimelineLimits {
     pub retain: usize,
     /// A checkpoint every this many requests: the longest replay of a query.
     pub checkpoint_every: usize,
-    /// The most distinct keys.
+    /// The most distinct keys besides the anonymous key `""` (which every timeline
+    /// has).
     pub max_keys: usize,
+    /// The most bytes a lane's checkpoints (besides the base) hold together.
+    pub checkpoint_bytes: usize,
 }
 
 impl TimelineLimits {
-    /// 20 000 requests, a checkpoint every 625 (at most 34 per lane), 1 000 keys.
+    /// 20 000 requests, a checkpoint every 625 (at most 34 per lane, holding at most
+    /// 4 MiB besides the base), 1 000 keys (besides `""`).
     pub const DEFAULT: TimelineLimits = TimelineLimits {
         retain: 20_000,
         checkpoint_every: 625,
         max_keys: 1_000,
+        checkpoint_bytes: 4 << 20,
     };
 
     fn validate(&self) -> Result<(), SimError> {
@@ -117,6 +132,10 @@ pub enum TimelineError {
     TooManyKeys {
         /// The limit.
         max: usize,
+        /// The key refused.
+        key: String,
+        /// Its first request in the stream being added ([`Timeline::extend`]).
+        request: Option<usize>,
     },
     /// A lane refused the request (time going backwards, a zero or too large cost).
     /// Nothing was recorded in any lane.
@@ -149,8 +168,16 @@ impl fmt::Display for TimelineError {
                 write!(f, "lane {lane}: no such lane (there are {lanes})")
             }
             TimelineError::UnknownKey { key } => write!(f, "key {key}: not registered"),
-            TimelineError::TooManyKeys { max } => {
-                write!(f, "key: too many keys (at most {max} in a timeline)")
+            TimelineError::TooManyKeys { max, key, request } => {
+                match request {
+                    Some(i) => write!(f, "requests[{i}].key")?,
+                    None => f.write_str("key")?,
+                }
+                write!(
+                    f,
+                    ": \"{}\" is one key too many (at most {max} keys besides \"\")",
+                    crate::text::shorten(key, 40)
+                )
             }
             TimelineError::Check { lane, error } => write!(f, "lane {lane}: {error}"),
             TimelineError::NotRetained { index, retained } => write!(
@@ -182,6 +209,9 @@ pub struct BusiestWindow {
     pub count: u64,
 }
 
+/// Bytes of one retained outcome in one lane (what [`crate::cost`] counts).
+pub(crate) const ENTRY_BYTES: u64 = core::mem::size_of::<Entry>() as u64;
+
 /// One request's outcome in one lane, with the running totals after it.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -194,9 +224,11 @@ struct Entry {
 struct Lane {
     spec: LaneSpec,
     live: Keyed<AnyLimiter>,
-    /// `(global index, state before that request)`, oldest first; the first one is at
-    /// the base.
-    checkpoints: VecDeque<(u64, Keyed<AnyLimiter>)>,
+    /// `(global index, state before that request, its bytes)`, oldest first; the
+    /// first one is at the base.
+    checkpoints: VecDeque<(u64, Keyed<AnyLimiter>, u64)>,
+    /// Bytes of the checkpoints other than the base.
+    checkpoint_bytes: u64,
     entries: VecDeque<Entry>,
     meter: Meter,
     /// The running totals just before the base.
@@ -225,6 +257,19 @@ impl Timeline {
         Timeline::with_limits(lanes, window_ms, TimelineLimits::DEFAULT)
     }
 
+    /// The playground's timeline of `config` (its lanes, window and whole stream),
+    /// refused before any work if its estimate ([`crate::cost::timeline_cost`]) is
+    /// over [`Budget::PLAYGROUND`]. Errors are one line (`requests[1000].key: …`).
+    pub fn from_config(config: &Config) -> Result<Timeline, SimError> {
+        let limits = TimelineLimits::DEFAULT;
+        crate::cost::timeline_cost(config, &limits).check(&Budget::PLAYGROUND)?;
+        let mut timeline = Timeline::with_limits(config.lanes.clone(), config.window_ms, limits)?;
+        timeline
+            .extend(&config.stream)
+            .map_err(|e| SimError::at("", e))?;
+        Ok(timeline)
+    }
+
     /// Lanes with explicit limits.
     pub fn with_limits(
         lanes: Vec<LaneSpec>,
@@ -244,7 +289,8 @@ impl Timeline {
             let meter = Meter::new(spec.window_ms(window_ms), spec.algorithm.delays());
             built.push(Lane {
                 spec,
-                checkpoints: VecDeque::from([(0, live.clone())]),
+                checkpoints: VecDeque::from([(0, live.clone(), 0)]),
+                checkpoint_bytes: 0,
                 live,
                 entries: VecDeque::new(),
                 meter,
@@ -287,9 +333,12 @@ impl Timeline {
         if let Some(&id) = self.key_ids.get(name) {
             return Ok(id);
         }
-        if self.keys.len() >= self.limits.max_keys {
+        // The table always holds `""`; the cap counts the others.
+        if self.keys.len() > self.limits.max_keys {
             return Err(TimelineError::TooManyKeys {
                 max: self.limits.max_keys,
+                key: name.to_string(),
+                request: None,
             });
         }
         let id = self.keys.len() as u32;
@@ -402,7 +451,12 @@ impl Timeline {
         let every = self.limits.checkpoint_every as u64;
         for (j, lane) in self.lanes.iter_mut().enumerate() {
             if index > 0 && index % every == 0 {
-                lane.checkpoints.push_back((index, lane.live.clone()));
+                let bytes = state_bytes(&lane.live);
+                if lane.checkpoint_bytes + bytes <= self.limits.checkpoint_bytes as u64 {
+                    lane.checkpoints
+                        .push_back((index, lane.live.clone(), bytes));
+                    lane.checkpoint_bytes += bytes;
+                }
             }
             // Cannot fail after the checks above; an error would still be reported.
             let d = lane
@@ -433,18 +487,31 @@ impl Timeline {
         self.push(Request { t, key, cost })
     }
 
-    /// Pushes every request of `stream` (its keys registered by name), in order.
-    /// Stops at the first error, with the requests before it pushed.
+    /// Pushes every request of `stream` (each key registered by name when a request
+    /// first uses it), in order. Stops at the first error, with the requests before
+    /// it pushed; a key over [`TimelineLimits::max_keys`] names its first request.
     pub fn extend(&mut self, stream: &Stream) -> Result<(), TimelineError> {
-        let ids = stream
-            .keys
-            .iter()
-            .map(|k| self.key_id(k))
-            .collect::<Result<Vec<u32>, _>>()?;
-        for r in &stream.requests {
-            let key = *ids
-                .get(r.key as usize)
+        let mut ids: Vec<Option<u32>> = vec![None; stream.keys.len()];
+        for (i, r) in stream.requests.iter().enumerate() {
+            let slot = ids
+                .get_mut(r.key as usize)
                 .ok_or(TimelineError::UnknownKey { key: r.key })?;
+            let key = match *slot {
+                Some(id) => id,
+                None => {
+                    let name = stream.key_name(r.key).unwrap_or("");
+                    let id = self.key_id(name).map_err(|e| match e {
+                        TimelineError::TooManyKeys { max, key, .. } => TimelineError::TooManyKeys {
+                            max,
+                            key,
+                            request: Some(i),
+                        },
+                        other => other,
+                    })?;
+                    *slot = Some(id);
+                    id
+                }
+            };
             self.push(Request { key, ..*r })?;
         }
         Ok(())
@@ -459,15 +526,35 @@ impl Timeline {
             return;
         }
         let drop = (new_base - self.base) as usize;
+        let (requests, keys, base) = (&self.requests, &self.keys, self.base);
         for lane in &mut self.lanes {
             if let Some(e) = lane.entries.get(drop - 1) {
                 lane.base_prefix = e.prefix;
             }
             lane.entries.drain(..drop.min(lane.entries.len()));
+            // Drop every checkpoint before the last one at or before the new base.
             while lane.checkpoints.len() > 1
                 && lane.checkpoints.get(1).is_some_and(|c| c.0 <= new_base)
             {
                 lane.checkpoints.pop_front();
+                if let Some(c) = lane.checkpoints.front() {
+                    // It becomes the base, which the budget does not count.
+                    lane.checkpoint_bytes = lane.checkpoint_bytes.saturating_sub(c.2);
+                }
+            }
+            // No checkpoint was taken at the new base (the budget was full): the base
+            // moves there by replaying the requests in between.
+            if let Some((at, state, bytes)) = lane.checkpoints.front_mut() {
+                if *at < new_base {
+                    let from = (*at - base) as usize;
+                    for r in requests.range(from..drop.min(requests.len())) {
+                        let name = keys.get(r.key as usize).map_or("", String::as_str);
+                        // Each was accepted when pushed, so replaying cannot fail.
+                        let _ = state.check(name, r.t, r.cost);
+                    }
+                    *at = new_base;
+                    *bytes = state_bytes(state);
+                }
             }
             lane.meter.forget_before(new_base);
         }
@@ -505,7 +592,7 @@ impl Timeline {
             return lane.live.get(name).clone();
         }
         let at = lane.checkpoints.partition_point(|c| c.0 <= end);
-        let Some((start, state)) = lane.checkpoints.get(at.saturating_sub(1)) else {
+        let Some((start, state, _)) = lane.checkpoints.get(at.saturating_sub(1)) else {
             return lane.live.get(name).clone();
         };
         let mut limiter = state.get(name).clone();
@@ -651,10 +738,18 @@ impl Timeline {
                         + state(&l.live)
                         + l.checkpoints
                             .iter()
-                            .map(|(_, k)| 1 + state(k))
+                            .map(|(_, k, _)| 1 + state(k))
                             .sum::<usize>()
                         + l.meter.stored_items()
                 })
                 .sum::<usize>()
     }
+}
+
+/// The bytes of a keyed state, as [`crate::cost`] counts them: each key's limiter
+/// and name, and a sliding log's entries.
+fn state_bytes(k: &Keyed<AnyLimiter>) -> u64 {
+    k.iter()
+        .map(|(name, l)| crate::cost::key_bytes(name.len()) + crate::cost::heap_bytes(l))
+        .sum()
 }

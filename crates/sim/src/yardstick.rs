@@ -1,6 +1,7 @@
 //! The shared yardstick: the numbers every face shows for a lane, computed in one
 //! pass, request by request, so that the runner and the live timeline agree.
 
+use core::mem::size_of;
 use std::collections::VecDeque;
 
 use crate::stream::Request;
@@ -137,6 +138,16 @@ impl<P: Point> Slide<P> {
 }
 
 /// Per-key sliding windows.
+/// Bytes of one point in a window by arrival (index, time, cost): what
+/// [`crate::cost`] counts per allowed request kept in a window.
+pub(crate) const ARRIVAL_POINT_BYTES: u64 = size_of::<(u64, u64, u32)>() as u64;
+
+/// The same by departure (an exact time).
+pub(crate) const DEPARTURE_POINT_BYTES: u64 = size_of::<(u64, Ms, u32)>() as u64;
+
+/// Bytes of a key's windows in a meter, besides their points.
+pub(crate) const KEY_WINDOW_BYTES: u64 = size_of::<KeyWindows>() as u64;
+
 #[derive(Clone, Debug, Default)]
 struct KeyWindows {
     seen: bool,

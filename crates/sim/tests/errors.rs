@@ -92,8 +92,11 @@ fn negative_and_fractional_times() {
         err(&with(&lim, "[9007199254740992]")),
         "requests[0]: 9007199254740992 is too large (at most 9007199254740991)"
     );
-    // A whole number written with a fraction part is a whole number.
-    assert!(simulate_json(&with(&lim, "[0, 2.0]")).is_ok());
+    // A whole number is written as digits: `2.0` and `2e0` are refused, as written.
+    assert_eq!(
+        err(&with(&lim, "[0, 2.0, 2e0]")),
+        "requests[1]: must be an integer number of ms written with digits only (no point or exponent), got 2.0"
+    );
 }
 
 #[test]

@@ -158,7 +158,7 @@ proptest! {
             prop_assert!(tl.extend(&s).is_err());
             return Ok(());
         };
-        let limits = TimelineLimits { retain: 64, checkpoint_every: 8, max_keys: 8 };
+        let limits = TimelineLimits { retain: 64, checkpoint_every: 8, max_keys: 8, ..TimelineLimits::DEFAULT };
         let mut tl = Timeline::with_limits(lanes.clone(), w, limits).unwrap();
         tl.extend(&s).unwrap();
         for (j, r) in report.results.iter().enumerate() {

@@ -87,6 +87,7 @@ fn scrubbing_shows_what_a_fresh_run_shows() {
             retain: 20_000,
             checkpoint_every: 400,
             max_keys: 10,
+            ..TimelineLimits::DEFAULT
         },
     );
     assert_eq!(tl.len() as usize, s.len());
@@ -222,6 +223,7 @@ fn compaction_keeps_the_totals() {
         retain: 400,
         checkpoint_every: 40,
         max_keys: 10,
+        ..TimelineLimits::DEFAULT
     };
     let tl = timeline(&s, limits);
     assert!(tl.retained().start > 0, "no compaction happened");
@@ -328,10 +330,22 @@ fn bad_pushes_are_errors_that_change_nothing() {
         },
     )
     .unwrap();
+    // Two keys besides "": exactly the cap, not one fewer.
     small.push_key(0, "a", 1).unwrap();
+    small.push_key(0, "b", 1).unwrap();
+    small.push_key(0, "", 1).unwrap();
+    let refused = small.push_key(0, "c", 1);
     assert_eq!(
-        small.push_key(0, "b", 1),
-        Err(TimelineError::TooManyKeys { max: 2 })
+        refused,
+        Err(TimelineError::TooManyKeys {
+            max: 2,
+            key: "c".into(),
+            request: None
+        })
+    );
+    assert_eq!(
+        refused.unwrap_err().to_string(),
+        "key: \"c\" is one key too many (at most 2 keys besides \"\")"
     );
     // Unknown keys read as fresh limiters.
     assert!(tl.snapshot_at(0, "nobody", 5_000).is_ok());
@@ -343,6 +357,7 @@ fn limits_are_checked() {
         retain: 20_000,
         checkpoint_every: 100,
         max_keys: 1,
+        ..TimelineLimits::DEFAULT
     };
     assert!(Timeline::with_limits(lanes(), None, bad).is_err());
     assert!(Timeline::with_limits(lanes(), Some(0), TimelineLimits::DEFAULT).is_err());

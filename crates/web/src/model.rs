@@ -191,10 +191,9 @@ fn ms_f64(m: Ms) -> f64 {
 impl Sim {
     /// Builds and runs a setup. Errors are the engine's one-line messages.
     pub fn new(state: &Setup) -> Result<Sim, String> {
-        let config = state.to_config().map_err(String::from)?;
-        let mut timeline =
-            Timeline::new(config.lanes.clone(), config.window_ms).map_err(String::from)?;
-        timeline.extend(&config.stream).map_err(|e| e.to_string())?;
+        // Within the playground's budget and key cap, or the one-line reason.
+        let config = state.playground_config().map_err(String::from)?;
+        let timeline = Timeline::from_config(&config).map_err(String::from)?;
         Ok(Sim { config, timeline })
     }
 

@@ -1,19 +1,32 @@
-//! The JSON input format, parsed by hand from `serde_json::Value` so that every error
-//! is one line naming its path (`limiters[2].period_ms: must be > 0`).
+//! The JSON input format, read by hand from a [`Json`] tree so that every error is
+//! one line naming its path (`limiters[2].period_ms: must be > 0`).
+//!
+//! # Integers
+//!
+//! A count or a time is written as digits: `1000`, not `1e3`, `1000.0` or `1E3`
+//! (`must be an integer written with digits only (no point or exponent), got 1e3`);
+//! `-0` is refused as a negative number; a fraction (`1.5`, and `1e-400`, which is
+//! not zero however a float rounds it) is refused as not whole. JSON's grammar allows
+//! all of them, but none is how a person writes a whole number of milliseconds, and
+//! refusing them keeps one reading of every input. The JS API takes JavaScript
+//! numbers by value (`1e3` there is the number 1000).
 //!
 //! Checks run in a fixed order that does not depend on the order of keys in the
 //! input (or on whether serde_json preserves it), so the same input gives the same
 //! message in every build.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use ratelab_core::{Algorithm, Params, MAX_COUNT, MAX_PERIOD_MS};
-use serde_json::{Map, Number, Value};
+use serde_json::Value;
+
+use super::tree::{self, Json, Num, NumKind, Obj};
 
 use crate::config::{Config, LaneSpec, MAX_LANES};
 use crate::error::SimError;
 use crate::scenario::{self, defaults, scenario_ids, Overrides, ScenarioId, ScenarioInfo};
 use crate::stream::{Request, Stream, MAX_REQUESTS, MAX_TIME_MS};
+use crate::text;
 
 /// Every top-level field, in the order errors are looked for.
 pub const TOP_FIELDS: &[&str] = &[
@@ -50,13 +63,15 @@ pub const MAX_LABEL_CHARS: usize = 64;
 const SHOWN_CHARS: usize = 40;
 
 pub(crate) fn config_from_str(text: &str) -> Result<Config, SimError> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| SimError::at("", format_args!("invalid JSON: {e}")))?;
-    config_from_value(&value)
+    config_from_tree(&tree::parse(text)?)
 }
 
 pub(crate) fn config_from_value(value: &Value) -> Result<Config, SimError> {
-    let Value::Object(obj) = value else {
+    config_from_tree(&Json::from_value(value))
+}
+
+fn config_from_tree(value: &Json<'_>) -> Result<Config, SimError> {
+    let Json::Object(obj) = value else {
         return Err(SimError::at(
             "",
             format_args!(
@@ -68,7 +83,7 @@ pub(crate) fn config_from_value(value: &Value) -> Result<Config, SimError> {
     unknown_fields(obj, "", TOP_FIELDS)?;
     match obj.get("scenario") {
         None => explicit(obj),
-        Some(Value::String(id)) => with_scenario(obj, id),
+        Some(Json::String(id)) => with_scenario(obj, id),
         Some(other) => Err(SimError::at(
             "scenario",
             format_args!("must be a string, got {}", describe(other)),
@@ -77,7 +92,7 @@ pub(crate) fn config_from_value(value: &Value) -> Result<Config, SimError> {
 }
 
 /// `{"requests": [...], "limiters": [...], "window_ms": W}`.
-fn explicit(obj: &Map<String, Value>) -> Result<Config, SimError> {
+fn explicit(obj: &Obj<'_>) -> Result<Config, SimError> {
     for &field in TOP_FIELDS {
         if obj.contains_key(field) && !["requests", "limiters", "window_ms"].contains(&field) {
             return Err(SimError::at(
@@ -107,7 +122,7 @@ fn explicit(obj: &Map<String, Value>) -> Result<Config, SimError> {
 }
 
 /// `{"scenario": "<id>", ...overrides}`.
-fn with_scenario(obj: &Map<String, Value>, id: &str) -> Result<Config, SimError> {
+fn with_scenario(obj: &Obj<'_>, id: &str) -> Result<Config, SimError> {
     let info: &ScenarioInfo = scenario::scenario_info(id).ok_or_else(|| {
         SimError::at(
             "scenario",
@@ -160,16 +175,16 @@ fn with_scenario(obj: &Map<String, Value>, id: &str) -> Result<Config, SimError>
     scenario::scenario(info.id, &o)
 }
 
-fn window(obj: &Map<String, Value>) -> Result<Option<u64>, SimError> {
+fn window(obj: &Obj<'_>) -> Result<Option<u64>, SimError> {
     opt(obj, "window_ms", |v, p| {
         positive(uint(v, p, MAX_PERIOD_MS, Unit::Ms)?, p)
     })
 }
 
 fn opt<T>(
-    obj: &Map<String, Value>,
+    obj: &Obj<'_>,
     field: &str,
-    parse: impl FnOnce(&Value, &str) -> Result<T, SimError>,
+    parse: impl FnOnce(&Json<'_>, &str) -> Result<T, SimError>,
 ) -> Result<Option<T>, SimError> {
     obj.get(field).map(|v| parse(v, field)).transpose()
 }
@@ -183,8 +198,8 @@ fn positive(n: u64, path: &str) -> Result<u64, SimError> {
 }
 
 /// `load`: a multiple of the limit (1.25 = 1.25x), kept in thousandths.
-fn load(v: &Value, path: &str) -> Result<u32, SimError> {
-    let Value::Number(n) = v else {
+fn load(v: &Json<'_>, path: &str) -> Result<u32, SimError> {
+    let Json::Number(n) = v else {
         return Err(SimError::at(
             path,
             format_args!(
@@ -193,7 +208,7 @@ fn load(v: &Value, path: &str) -> Result<u32, SimError> {
             ),
         ));
     };
-    let f = n.as_f64().unwrap_or(f64::NAN);
+    let f = n.as_f64();
     if f.is_nan() || f <= 0.0 {
         return Err(SimError::at(
             path,
@@ -224,91 +239,90 @@ enum Unit {
     Ms,
 }
 
-/// An integer in `0..=max`. JSON numbers written as `5.0` are accepted as 5.
-fn uint(v: &Value, path: &str, max: u64, unit: Unit) -> Result<u64, SimError> {
+/// An integer in `0..=max`, written with digits (see the module docs).
+fn uint(v: &Json<'_>, path: &str, max: u64, unit: Unit) -> Result<u64, SimError> {
     let noun = match unit {
         Unit::Count => "an integer",
         Unit::Ms => "an integer number of ms",
     };
-    let Value::Number(n) = v else {
+    let Json::Number(n) = v else {
         return Err(SimError::at(
             path,
             format_args!("must be {noun}, got {}", describe(v)),
         ));
     };
-    let too_large =
-        |shown: String| SimError::at(path, format_args!("{shown} is too large (at most {max})"));
-    if let Some(u) = n.as_u64() {
-        return if u > max {
-            Err(too_large(u.to_string()))
-        } else {
-            Ok(u)
-        };
-    }
-    if let Some(i) = n.as_i64() {
-        return Err(SimError::at(
+    let too_large = || {
+        SimError::at(
             path,
-            format_args!("must be an integer ≥ 0, got {i}"),
-        ));
-    }
-    let f = n.as_f64().unwrap_or(f64::NAN);
-    if f.is_nan() || f < 0.0 {
-        return Err(SimError::at(
+            format_args!("{} is too large (at most {max})", number_text(n)),
+        )
+    };
+    match n.kind() {
+        NumKind::Unsigned(Some(u)) if u <= max => Ok(u),
+        NumKind::Unsigned(_) => Err(too_large()),
+        NumKind::Negative => Err(SimError::at(
             path,
             format_args!("must be an integer ≥ 0, got {}", number_text(n)),
-        ));
-    }
-    if f.fract() != 0.0 {
-        return Err(SimError::at(
+        )),
+        NumKind::Other(f) if f.is_nan() || f < 0.0 || (f == 0.0 && f.is_sign_negative()) => {
+            Err(SimError::at(
+                path,
+                format_args!("must be an integer ≥ 0, got {}", number_text(n)),
+            ))
+        }
+        NumKind::Other(f) if f.fract() != 0.0 || (f == 0.0 && !is_zero_text(n)) => Err(
+            SimError::at(path, format_args!("must be {noun}, got {}", number_text(n))),
+        ),
+        // 2^64 as f64; `max as f64` may round up, so test both.
+        NumKind::Other(f) if f >= 18_446_744_073_709_551_616.0 || f > max as f64 => {
+            Err(too_large())
+        }
+        NumKind::Other(_) => Err(SimError::at(
             path,
-            format_args!("must be {noun}, got {}", number_text(n)),
-        ));
+            format_args!(
+                "must be {noun} written with digits only (no point or exponent), got {}",
+                number_text(n)
+            ),
+        )),
     }
-    // 2^64 as f64; `max as f64` may round up, so test both.
-    if f >= 18_446_744_073_709_551_616.0 || f > max as f64 {
-        return Err(too_large(number_text(n)));
-    }
-    Ok((f as u64).min(max))
 }
 
-/// A number as the user wrote it, as far as a float can tell: integers in full
-/// (`100000000000000000000`), others in Rust's shortest round-trip form.
-fn number_text(n: &Number) -> String {
-    if let Some(u) = n.as_u64() {
-        return u.to_string();
-    }
-    if let Some(i) = n.as_i64() {
-        return i.to_string();
-    }
-    let f = n.as_f64().unwrap_or(f64::NAN);
-    if f.fract() == 0.0 && f.abs() < 1e21 {
-        format!("{f:.0}")
-    } else if f.abs() >= 1e21 {
-        format!("{f:e}")
-    } else {
-        format!("{f}")
-    }
+/// Whether a number written with a point or an exponent is exactly zero (`0.0`,
+/// `0e5`): its digits before the exponent are all zeros. (`1e-400` is not zero,
+/// though a float rounds it to 0.)
+fn is_zero_text(n: &Num<'_>) -> bool {
+    let t = n.text().trim_start_matches('-');
+    let mantissa = t.split(['e', 'E']).next().unwrap_or(t);
+    mantissa.bytes().all(|b| b == b'0' || b == b'.')
+}
+
+/// A number as the user wrote it, shortened for a message.
+fn number_text(n: &Num<'_>) -> String {
+    shown(n.text())
 }
 
 /// A short description of a value for "got ..." (strings quoted and shortened).
-fn describe(v: &Value) -> String {
+fn describe(v: &Json<'_>) -> String {
     match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => number_text(n),
-        Value::String(s) => format!("\"{}\"", shown(s)),
-        Value::Array(_) => "an array".into(),
-        Value::Object(_) => "an object".into(),
+        Json::Null => "null".into(),
+        Json::Bool(b) => b.to_string(),
+        Json::Number(n) => number_text(n),
+        Json::String(s) => format!("\"{}\"", shown(s)),
+        Json::Array(_) => "an array".into(),
+        Json::Object(_) => "an object".into(),
     }
 }
 
 /// A string shortened for an error message.
 fn shown(s: &str) -> String {
-    if s.chars().count() <= SHOWN_CHARS {
-        s.to_string()
-    } else {
-        let head: String = s.chars().take(SHOWN_CHARS).collect();
-        format!("{head}…")
+    text::shorten(s, SHOWN_CHARS)
+}
+
+/// A time written plainly (the common case, read without formatting a path).
+fn plain_time(n: &Num<'_>) -> Option<u64> {
+    match n.kind() {
+        NumKind::Unsigned(Some(t)) if t <= MAX_TIME_MS => Some(t),
+        _ => None,
     }
 }
 
@@ -322,13 +336,10 @@ fn join(path: &str, field: &str) -> String {
 
 /// Rejects the first unknown field (in sorted order, so the message does not depend
 /// on the input's key order).
-fn unknown_fields(obj: &Map<String, Value>, path: &str, known: &[&str]) -> Result<(), SimError> {
-    let unknown: BTreeSet<&str> = obj
-        .keys()
-        .map(String::as_str)
-        .filter(|k| !known.contains(k))
-        .collect();
-    match unknown.first() {
+fn unknown_fields(obj: &Obj<'_>, path: &str, known: &[&str]) -> Result<(), SimError> {
+    // The first in sorted order, without collecting them (an object may hold a
+    // million unknown keys).
+    match obj.keys().filter(|k| !known.contains(k)).min() {
         None => Ok(()),
         // An empty name is shown as `""`, so that the line still starts with a path.
         Some(k) => Err(SimError::at(
@@ -345,9 +356,9 @@ fn unknown_fields(obj: &Map<String, Value>, path: &str, known: &[&str]) -> Resul
     }
 }
 
-fn string<'a>(v: &'a Value, path: &str) -> Result<&'a str, SimError> {
+fn string<'a>(v: &'a Json<'_>, path: &str) -> Result<&'a str, SimError> {
     match v {
-        Value::String(s) => Ok(s),
+        Json::String(s) => Ok(s),
         other => Err(SimError::at(
             path,
             format_args!("must be a string, got {}", describe(other)),
@@ -355,7 +366,7 @@ fn string<'a>(v: &'a Value, path: &str) -> Result<&'a str, SimError> {
     }
 }
 
-fn label<'a>(v: &'a Value, path: &str) -> Result<&'a str, SimError> {
+fn label<'a>(v: &'a Json<'_>, path: &str) -> Result<&'a str, SimError> {
     let s = string(v, path)?;
     if s.chars().count() > MAX_LABEL_CHARS {
         return Err(SimError::at(
@@ -372,8 +383,8 @@ fn algorithm_ids() -> String {
 
 /// `limiters`: a non-empty array of limiter objects. `budget` is the scenario's
 /// (limit, period_ms), the default for entries that omit them.
-fn limiters_from(v: &Value, budget: Option<(u64, u64)>) -> Result<Vec<LaneSpec>, SimError> {
-    let Value::Array(items) = v else {
+fn limiters_from(v: &Json<'_>, budget: Option<(u64, u64)>) -> Result<Vec<LaneSpec>, SimError> {
+    let Json::Array(items) = v else {
         return Err(SimError::at(
             "limiters",
             format_args!("must be an array, got {}", describe(v)),
@@ -417,8 +428,12 @@ fn limiters_from(v: &Value, budget: Option<(u64, u64)>) -> Result<Vec<LaneSpec>,
     Ok(lanes)
 }
 
-fn limiter_from(v: &Value, path: &str, budget: Option<(u64, u64)>) -> Result<LaneSpec, SimError> {
-    let Value::Object(obj) = v else {
+fn limiter_from(
+    v: &Json<'_>,
+    path: &str,
+    budget: Option<(u64, u64)>,
+) -> Result<LaneSpec, SimError> {
+    let Json::Object(obj) = v else {
         return Err(SimError::at(
             path,
             format_args!(
@@ -494,7 +509,7 @@ fn limiter_from(v: &Value, path: &str, budget: Option<(u64, u64)>) -> Result<Lan
     })?;
     let nodelay = match obj.get("nodelay") {
         None => false,
-        Some(Value::Bool(b)) => *b,
+        Some(Json::Bool(b)) => *b,
         Some(other) => {
             return Err(SimError::at(
                 &field("nodelay"),
@@ -524,8 +539,8 @@ fn limiter_from(v: &Value, path: &str, budget: Option<(u64, u64)>) -> Result<Lan
 }
 
 /// `requests`: times in ms, or `{"t", "key", "cost"}` objects (mixing is fine).
-fn requests_from(v: &Value) -> Result<Stream, SimError> {
-    let Value::Array(items) = v else {
+fn requests_from(v: &Json<'_>) -> Result<Stream, SimError> {
+    let Json::Array(items) = v else {
         return Err(SimError::at(
             "requests",
             format_args!("must be an array, got {}", describe(v)),
@@ -559,14 +574,14 @@ fn requests_from(v: &Value) -> Result<Stream, SimError> {
     for (i, item) in items.iter().enumerate() {
         let (request, object) = match item {
             // The common case, without formatting a path.
-            Value::Number(n) if n.as_u64().is_some_and(|t| t <= MAX_TIME_MS) => {
-                (Request::at(n.as_u64().unwrap_or(0)), false)
+            Json::Number(n) if plain_time(n).is_some() => {
+                (Request::at(plain_time(n).unwrap_or(0)), false)
             }
-            Value::Number(_) => {
+            Json::Number(_) => {
                 let t = uint(item, &time_path(i, false), MAX_TIME_MS, Unit::Ms)?;
                 (Request::at(t), false)
             }
-            Value::Object(obj) => {
+            Json::Object(obj) => {
                 let path = format!("requests[{i}]");
                 unknown_fields(obj, &path, REQUEST_FIELDS)?;
                 let t = match obj.get("t") {

@@ -62,6 +62,7 @@ use crate::config::{Config, LaneSpec};
 use crate::error::SimError;
 use crate::scenario::{self, Overrides, ScenarioId, ScenarioInfo};
 use crate::stream::Stream;
+use crate::timeline::TimelineLimits;
 
 pub use encoding::{decode, encode, pairs};
 pub use parse::{parse, parse_pairs};
@@ -69,7 +70,7 @@ pub use values::{
     format_duration, format_requests, format_speed, parse_count, parse_duration, parse_requests,
     parse_speed,
 };
-pub use write::to_query;
+pub use write::{to_query, write_link, Written};
 
 /// The most lanes a playground shows at once.
 pub const MAX_PLAYGROUND_LANES: usize = 6;
@@ -95,8 +96,17 @@ pub struct Notice {
 }
 
 impl fmt::Display for Notice {
+    /// `key=value: reason`, sanitised ([`crate::text::sanitize`]) whatever the
+    /// fields hold.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}={}: {}", self.key, self.value, self.reason)
+        use crate::text::sanitize;
+        write!(
+            f,
+            "{}={}: {}",
+            sanitize(&self.key),
+            sanitize(&self.value),
+            sanitize(&self.reason)
+        )
     }
 }
 
@@ -235,6 +245,40 @@ impl Setup {
             lane.params.limit = limit;
             lane.params.period_ms = period_ms;
         }
+    }
+
+    /// The config as a playground runs it: [`Setup::to_config`], and then within the
+    /// playground's budget ([`crate::cost::timeline_cost`] under
+    /// [`crate::Budget::PLAYGROUND`]) and its key cap. What [`parse`] checks last, so a
+    /// link always opens something the page can run; call it before running a setup
+    /// built by hand (a form, an import).
+    pub fn playground_config(&self) -> Result<Config, SimError> {
+        let config = self.to_config()?;
+        let limits = TimelineLimits::DEFAULT;
+        // The first request whose key is one too many, as the timeline would say.
+        let stream = &config.stream;
+        let mut seen = vec![false; stream.keys.len()];
+        let mut named = 0;
+        for (i, r) in stream.requests.iter().enumerate() {
+            let name = stream.key_name(r.key).unwrap_or("");
+            match seen.get_mut(r.key as usize) {
+                Some(s) if !*s && !name.is_empty() => {
+                    *s = true;
+                    named += 1;
+                }
+                _ => continue,
+            }
+            if named > limits.max_keys {
+                let e = crate::timeline::TimelineError::TooManyKeys {
+                    max: limits.max_keys,
+                    key: name.to_string(),
+                    request: Some(i),
+                };
+                return Err(SimError::at("", e));
+            }
+        }
+        crate::cost::timeline_cost(&config, &limits).check(&crate::Budget::PLAYGROUND)?;
+        Ok(config)
     }
 
     /// The runnable, validated config: the scenario with these lanes and options.

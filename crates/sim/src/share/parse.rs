@@ -330,7 +330,7 @@ impl Parsing {
         }
         normalise_ids(&mut lanes);
         setup.lanes = lanes;
-        if let Err(e) = setup.to_config() {
+        if let Err(e) = setup.playground_config() {
             self.notices.push(Notice {
                 key: "scenario".to_string(),
                 value: setup.scenario.to_string(),

@@ -241,22 +241,11 @@ pub fn format_requests(stream: &Stream) -> String {
     out
 }
 
-/// A value quoted back in a notice: at most [`SHOWN`] characters, and on one line
-/// (a `%0A` in a link must not break the notice: control characters are escaped).
+/// A value quoted back in a notice: at most [`SHOWN`] characters, on one line and
+/// with bidi overrides neutralised (a `%0A` or `%E2%80%AE` in a link must not break
+/// or reverse the notice).
 pub(super) fn shorten(s: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i == SHOWN {
-            out.push('…');
-            break;
-        }
-        if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::text::shorten(s, SHOWN)
 }
 
 /// A lane option: a whole number, or nothing for the algorithm's default.

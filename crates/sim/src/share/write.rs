@@ -6,13 +6,33 @@ use super::encoding::encode;
 use super::values::{format_duration, format_load, format_requests, format_speed};
 #[cfg(doc)]
 use super::Link;
-use super::{opening_lanes, Setup, View};
+use super::{opening_lanes, Notice, Setup, View, MAX_URL_REQUESTS};
 use crate::config::LaneSpec;
 
+/// A link as written, and what had to be left out of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// The query string (without `?`), which [`super::parse`] reads back.
+    pub query: String,
+    /// What the link could not carry, to show next to it (`requests=…: 12000 requests
+    /// are more than a link carries (at most 10000); left out of the link, export
+    /// them as JSON`).
+    pub left_out: Option<Notice>,
+}
+
 /// Writes a setup and a view as a query string (without `?`), leaving out what
-/// equals the defaults; [`super::parse`] reads it back to an equal [`Link`].
+/// equals the defaults; [`super::parse`] reads it back to an equal [`Link`]. A
+/// stream longer than a link carries ([`MAX_URL_REQUESTS`]) is left out (see
+/// [`write_link`] for the notice to show), so a link is never written that cannot be
+/// read.
 pub fn to_query(setup: &Setup, view: &View) -> String {
+    write_link(setup, view).query
+}
+
+/// [`to_query`], with a notice when the stream had to be left out of the link.
+pub fn write_link(setup: &Setup, view: &View) -> Written {
     let state = setup;
+    let mut left_out = None;
     let mut out: Vec<String> = Vec::new();
     let mut put = |k: &str, v: String| out.push(format!("{k}={v}"));
     put("scenario", encode(state.scenario.id()));
@@ -52,7 +72,18 @@ pub fn to_query(setup: &Setup, view: &View) -> String {
         put("window", format_duration(w));
     }
     if state.carries_requests() && !state.requests.is_empty() {
-        put("requests", format_requests(&state.requests));
+        let n = state.requests.len();
+        if n <= MAX_URL_REQUESTS {
+            put("requests", format_requests(&state.requests));
+        } else {
+            left_out = Some(Notice {
+                key: "requests".to_string(),
+                value: format!("{n} requests"),
+                reason: format!(
+                    "more than a link carries (at most {MAX_URL_REQUESTS}); left out of the link, export them as JSON"
+                ),
+            });
+        }
     }
     if let Some(s) = state.seed {
         put("seed", s.to_string());
@@ -81,7 +112,10 @@ pub fn to_query(setup: &Setup, view: &View) -> String {
     if view.highlight {
         put("hl", "1".to_string());
     }
-    out.join("&")
+    Written {
+        query: out.join("&"),
+        left_out,
+    }
 }
 
 /// The lanes a link's lane parameters are relative to: the scenario's own lanes when

@@ -342,26 +342,26 @@ pub fn limiter_case(data: &[u8]) -> LimiterCase {
 // ---------------------------------------------------------------------------
 // The JSON format
 
-/// No line breaks or other control characters: the CLI prints it as one line and
-/// the playground in one box.
+/// No line breaks or other control characters, and no bidi overrides: the CLI
+/// prints it as one line and the playground in one box, in reading order.
 pub fn one_line(msg: &str) -> bool {
-    !msg.is_empty()
-        && !msg
-            .chars()
-            .any(|c| c.is_control() || c == '\u{2028}' || c == '\u{2029}')
+    !msg.is_empty() && !msg.chars().any(ratelab_sim::text::is_unsafe)
 }
 
 /// Whether an error of the JSON format reads as promised: one line that starts with
 /// a path into the input (`limiters[2].period_ms: …`, `requests[5].t: …`,
-/// `window_ms: …`), or an unknown field's name, or says what is wrong with the whole
-/// input (`invalid JSON: …`, `the input must be a JSON object …`).
+/// `window_ms: …`), or an unknown or repeated field's path, or says what is wrong
+/// with the whole input (`invalid JSON: …`, `the input must be a JSON object …`,
+/// `too much for one run: …`).
 pub fn is_clear_json_error(msg: &str) -> bool {
     if !one_line(msg) {
         return false;
     }
     if msg.starts_with("invalid JSON: ")
         || msg.starts_with("the input must be a JSON object")
+        || msg.starts_with("too much for one run: ")
         || msg.contains(": unknown field (expected one of ")
+        || msg.contains(": given twice (each field at most once)")
     {
         return true;
     }
