@@ -10,12 +10,15 @@
 //! ratelab redis simulate [FILE|-] [--url U]  the same JSON through a Redis server
 //! ratelab redis race|memory [--url U]        the race and memory labs on a server
 //! ratelab lua ALGORITHM [params]             a limiter's Lua script and how to call it
+//! ratelab lessons [--lang vi]               the guided path
+//! ratelab lesson ID [--json] [--lang vi]    one lesson, with the engine's numbers
 //! ```
 //!
 //! Bad input exits with status 2 and one line on stderr: the same message the
 //! playground and the JS API show, because they all call ratelab-sim.
 
 mod labs;
+mod lessons;
 mod redis;
 mod respond;
 mod table;
@@ -49,6 +52,8 @@ usage:
                                             print the limiter's Lua script, an example
                                             call, and for nginx its limit_req lines
   ratelab lua --teaching                    the wrong scripts people copy, labelled
+  ratelab lessons [--lang en|vi]            list the lessons
+  ratelab lesson ID [--json] [--lang en|vi] run a lesson, print its texts with the engine's numbers
   ratelab --help | --version
 
 FILE defaults to standard input (also written -). T is a time in ms or a duration
@@ -184,10 +189,63 @@ fn command(args: &[String]) -> Result<String, Failure> {
             [] => Err(Failure("lab: which one? (a, b, c, d or e)".into())),
             [_, extra, ..] => Err(Failure(format!("lab: unexpected argument {extra}"))),
         },
+        "lessons" => {
+            let (lang, rest) = take_lang(rest)?;
+            match rest.first() {
+                None => Ok(lessons::list(lang)),
+                Some(other) => Err(Failure(format!("lessons: unexpected argument {other}"))),
+            }
+        }
+        "lesson" => {
+            let (lang, rest) = take_lang(rest)?;
+            let mut json = false;
+            let mut id = None;
+            for a in &rest {
+                match a.as_str() {
+                    "--json" => json = true,
+                    flag if flag.starts_with('-') => {
+                        return Err(Failure(format!("lesson: unknown option {flag}")))
+                    }
+                    _ if id.is_some() => {
+                        return Err(Failure(format!("lesson: unexpected argument {a}")))
+                    }
+                    _ => id = Some(a.as_str()),
+                }
+            }
+            match id {
+                Some(id) => lessons::show(id, json, lang),
+                None => Err(Failure(format!(
+                    "lesson: which one? ({})",
+                    ratelab_sim::lesson::lesson_ids()
+                ))),
+            }
+        }
         other => Err(Failure(format!(
-            "unknown command \"{other}\" (expected simulate, trace, respond, scenarios, lab, redis or lua; see ratelab --help)"
+            "unknown command \"{other}\" (expected simulate, trace, respond, scenarios, lab, redis, lua, lessons or lesson; see ratelab --help)"
         ))),
     }
+}
+
+/// Takes `--lang en|vi` out of `args` (English by default).
+fn take_lang(args: &[String]) -> Result<(ratelab_sim::lesson::Lang, Vec<String>), Failure> {
+    let mut lang = ratelab_sim::lesson::Lang::En;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--lang" {
+            let v = it
+                .next()
+                .ok_or_else(|| Failure("--lang: needs en or vi".into()))?;
+            lang = ratelab_sim::lesson::Lang::from_id(v).ok_or_else(|| {
+                Failure(format!(
+                    "--lang: unknown language \"{v}\" (expected en or vi)"
+                ))
+            })?;
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    Ok((lang, rest))
 }
 
 /// The optional FILE (first argument not starting with `--`, or `-`) and the flags;

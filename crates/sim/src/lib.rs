@@ -61,12 +61,16 @@
 mod config;
 mod error;
 mod json;
+pub mod judge;
+pub mod lesson;
 mod run;
 pub mod scenario;
 pub mod service;
 pub mod share;
 mod stream;
+pub mod streams;
 pub mod sweep;
+pub mod texts;
 pub mod timeline;
 pub mod traffic;
 mod yardstick;
