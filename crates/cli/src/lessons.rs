@@ -115,3 +115,69 @@ pub fn judged_table(j: &Judged, lang: Lang) -> String {
     ));
     out
 }
+
+/// A translation as text: the lane, what it admits, the notes, every tool's config.
+pub fn translation(t: &ratelab_sim::translate::Translation, lang: Lang) -> String {
+    let r = t.lane.resolved();
+    let mut out = format!(
+        "{}: {} per {}",
+        t.tool.name(),
+        r.limit,
+        seconds(r.period_ms)
+    );
+    out = format!(
+        "{out} as {}{}{}{}{}\n",
+        t.lane.algorithm.id(),
+        r.burst.map_or(String::new(), |b| format!(", burst {b}")),
+        r.delay
+            .filter(|&d| d > 0)
+            .map_or(String::new(), |d| format!(", delay {d}")),
+        if r.nodelay { ", nodelay" } else { "" },
+        if t.cost > 1 {
+            format!(", each request costs {}", t.cost)
+        } else {
+            String::new()
+        }
+    );
+    out.push_str(if t.exact {
+        "exact: decides as the tool does\n"
+    } else {
+        "close: same rate and burst, decided a little differently\n"
+    });
+    for n in &t.notes {
+        out.push_str(&format!("- {}\n", n.text(lang)));
+    }
+    out.push_str("\nThe same lane for each tool:\n");
+    for e in ratelab_sim::translate::export(&t.lane) {
+        let fit = match e.fit {
+            ratelab_sim::translate::Fit::Exact => "exact",
+            ratelab_sim::translate::Fit::Close => "close",
+            ratelab_sim::translate::Fit::None => "none",
+        };
+        out.push_str(&format!(
+            "\n{} ({fit}): {}\n",
+            e.tool.name(),
+            e.note.text(lang)
+        ));
+        if let Some(c) = e.config {
+            for line in c.lines() {
+                out.push_str(&format!("    {line}\n"));
+            }
+        }
+    }
+    out
+}
+
+/// The quiz as text.
+pub fn quiz(questions: &[ratelab_sim::quiz::Question]) -> String {
+    let mut out = String::new();
+    for (i, q) in questions.iter().enumerate() {
+        out.push_str(&format!("{}. {}\n", i + 1, q.question));
+        for (j, c) in q.choices.iter().enumerate() {
+            let mark = if j == q.correct { "*" } else { " " };
+            out.push_str(&format!("   {mark} {c}\n"));
+        }
+        out.push_str(&format!("   → {}\n\n", q.answer));
+    }
+    out
+}

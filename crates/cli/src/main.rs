@@ -12,6 +12,8 @@
 //! ratelab lua ALGORITHM [params]             a limiter's Lua script and how to call it
 //! ratelab lessons [--lang vi]               the guided path
 //! ratelab lesson ID [--json] [--lang vi]    one lesson, with the engine's numbers
+//! ratelab translate [FILE|-] [--json]       a tool's rate limit as a lane, and back
+//! ratelab quiz [--json] [--lang vi]         the check questions, answered by the engine
 //! ```
 //!
 //! Bad input exits with status 2 and one line on stderr: the same message the
@@ -54,6 +56,9 @@ usage:
   ratelab lua --teaching                    the wrong scripts people copy, labelled
   ratelab lessons [--lang en|vi]            list the lessons
   ratelab lesson ID [--json] [--lang en|vi] run a lesson, print its texts with the engine's numbers
+  ratelab translate [FILE|-] [--json]       read an nginx, redis-cell, governor, Upstash or Spring
+                                            rate limit into a lane, and write it for each tool
+  ratelab quiz [--json] [--lang en|vi]      the demo article's check questions, answered by the engine
   ratelab --help | --version
 
 FILE defaults to standard input (also written -). T is a time in ms or a duration
@@ -220,8 +225,41 @@ fn command(args: &[String]) -> Result<String, Failure> {
                 ))),
             }
         }
+        "translate" => {
+            let (lang, rest) = take_lang(rest)?;
+            let (file, flags) = split_file(&rest, &[])?;
+            let mut json = false;
+            for f in &flags {
+                match f.as_str() {
+                    "--json" => json = true,
+                    other => return Err(Failure(format!("translate: unknown option {other}"))),
+                }
+            }
+            let text = read_input(file)?;
+            let t = ratelab_sim::translate::translate(&text)
+                .map_err(|e| Failure(e.text(lang)))?;
+            Ok(if json {
+                t.to_json(lang) + "\n"
+            } else {
+                lessons::translation(&t, lang)
+            })
+        }
+        "quiz" => {
+            let (lang, rest) = take_lang(rest)?;
+            let json = match rest.first().map(String::as_str) {
+                None => false,
+                Some("--json") if rest.len() == 1 => true,
+                Some(other) => return Err(Failure(format!("quiz: unexpected argument {other}"))),
+            };
+            let q = ratelab_sim::quiz::quiz(lang)?;
+            Ok(if json {
+                ratelab_sim::quiz::to_json(&q) + "\n"
+            } else {
+                lessons::quiz(&q)
+            })
+        }
         other => Err(Failure(format!(
-            "unknown command \"{other}\" (expected simulate, trace, respond, scenarios, lab, redis, lua, lessons or lesson; see ratelab --help)"
+            "unknown command \"{other}\" (expected simulate, trace, respond, scenarios, lab, redis, lua, lessons, lesson, translate or quiz; see ratelab --help)"
         ))),
     }
 }

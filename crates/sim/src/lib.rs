@@ -58,11 +58,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod chooser;
 mod config;
 mod error;
 mod json;
 pub mod judge;
 pub mod lesson;
+pub mod quiz;
 mod run;
 pub mod scenario;
 pub mod service;
@@ -73,6 +75,7 @@ pub mod sweep;
 pub mod texts;
 pub mod timeline;
 pub mod traffic;
+pub mod translate;
 mod yardstick;
 
 /// The engine, re-exported so that users of the simulator need one dependency.
