@@ -60,6 +60,7 @@
 
 pub mod chooser;
 mod config;
+pub mod conformance;
 mod error;
 mod json;
 pub mod judge;

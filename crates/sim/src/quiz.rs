@@ -23,7 +23,7 @@ use crate::lesson::FactValue;
 use crate::run::run;
 use crate::scenario::lab_e;
 use crate::stream::{Request, Stream};
-use crate::texts::{render, Lang};
+use crate::texts::{render, Lang, Texts};
 
 /// A question with its choices and the engine's answer.
 #[derive(Clone, Debug, Serialize)]
@@ -42,8 +42,8 @@ pub struct Question {
     pub facts: Vec<(&'static str, String)>,
 }
 
-fn fill(lang: Lang, key: &str, facts: &[(&'static str, String)]) -> Result<String, SimError> {
-    let template = lang.texts().or_key(key);
+fn fill(texts: &Texts, key: &str, facts: &[(&'static str, String)]) -> Result<String, SimError> {
+    let template = texts.or_key(key);
     render(&template, |name| {
         facts
             .iter()
@@ -60,7 +60,7 @@ fn count(n: u64, lang: Lang) -> String {
 /// Builds one question from its key, its choices (text keys or literal numbers)
 /// and the facts of its run.
 fn question(
-    lang: Lang,
+    texts: &Texts,
     id: &'static str,
     choices: Vec<String>,
     correct: usize,
@@ -68,17 +68,21 @@ fn question(
 ) -> Result<Question, SimError> {
     Ok(Question {
         id,
-        question: fill(lang, &format!("quiz.{id}.question"), &facts)?,
+        question: fill(texts, &format!("quiz.{id}.question"), &facts)?,
         choices,
         correct,
-        answer: fill(lang, &format!("quiz.{id}.answer"), &facts)?,
+        answer: fill(texts, &format!("quiz.{id}.answer"), &facts)?,
         facts,
     })
 }
 
-/// The four questions, answered.
+/// The four questions, answered, in the built-in texts of `lang`.
 pub fn quiz(lang: Lang) -> Result<Vec<Question>, SimError> {
-    let t = lang.texts();
+    quiz_in(lang.texts(), lang)
+}
+
+/// [`quiz`] with texts loaded elsewhere.
+pub fn quiz_in(t: &Texts, lang: Lang) -> Result<Vec<Question>, SimError> {
     let mut out = Vec::with_capacity(4);
 
     // 1. Five requests at 9 s and five at 11 s against a fixed window of 5 per 10 s.
@@ -93,7 +97,7 @@ pub fn quiz(lang: Lang) -> Result<Vec<Question>, SimError> {
         .position(|&o| o == passed)
         .ok_or_else(|| SimError::at("quiz.q1", "no choice matches the engine"))?;
     out.push(question(
-        lang,
+        t,
         "q1",
         options.iter().map(|&o| count(o, lang)).collect(),
         correct,
@@ -136,7 +140,7 @@ pub fn quiz(lang: Lang) -> Result<Vec<Question>, SimError> {
     };
     let m = |i: usize| count(maxima.get(i).copied().unwrap_or(0), lang);
     out.push(question(
-        lang,
+        t,
         "q2",
         choices
             .iter()
@@ -169,7 +173,7 @@ pub fn quiz(lang: Lang) -> Result<Vec<Question>, SimError> {
         quiet(&by_ip, ri.results.first().map_or(&[][..], |l| &l.allowed)),
     );
     out.push(question(
-        lang,
+        t,
         "q3",
         ["quiz.q3.a", "quiz.q3.b", "quiz.q3.c"]
             .iter()
@@ -193,7 +197,7 @@ pub fn quiz(lang: Lang) -> Result<Vec<Question>, SimError> {
     }
     let h = log.headers(9_800).map_err(|e| SimError::at("quiz.q4", e))?;
     out.push(question(
-        lang,
+        t,
         "q4",
         ["quiz.q4.a", "quiz.q4.b", "quiz.q4.c"]
             .iter()

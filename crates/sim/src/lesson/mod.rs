@@ -36,8 +36,8 @@ use crate::judge::Judged;
 use crate::run::{run, Report};
 use crate::share::{normalise_ids, to_query, ShareState};
 use crate::stream::Stream;
-use crate::texts::render;
 pub use crate::texts::Lang;
+use crate::texts::{render, Texts};
 pub use catalog::LESSONS;
 pub use query::{fact, Fact, FactValue, Query};
 
@@ -278,10 +278,16 @@ impl Lesson {
         format!("lesson.{}.{part}", self.id)
     }
 
-    /// Runs every step and fills the texts of `lang`. Lab D's step also runs its
-    /// sweep twice (about 2.9 million requests each way).
+    /// Runs every step and fills the built-in texts of `lang`. Lab D's step also
+    /// runs its sweep twice (about 2.9 million requests each way).
     pub fn run(&self, lang: Lang) -> Result<LessonRun, SimError> {
-        let texts = lang.texts();
+        self.run_in(lang.texts(), lang)
+    }
+
+    /// [`Lesson::run`] with texts loaded elsewhere (the page fetches a language's
+    /// file when it is first needed, see [`crate::texts`]); numbers are written the
+    /// way `lang` writes them.
+    pub fn run_in(&self, texts: &Texts, lang: Lang) -> Result<LessonRun, SimError> {
         let mut steps = Vec::with_capacity(self.steps.len());
         for (i, step) in self.steps.iter().enumerate() {
             let where_ = |e: SimError| SimError::at(&format!("lesson {} step {i}", self.id), e);

@@ -40,7 +40,7 @@ use ratelab_core::Limiter;
 use serde::{Serialize, Serializer};
 
 use crate::config::LaneSpec;
-use crate::texts::{render, Lang};
+use crate::texts::{render, Lang, Texts};
 
 pub use write::{export, Export, Fit};
 
@@ -105,10 +105,15 @@ impl Message {
         self
     }
 
-    /// The message in `lang`.
+    /// The message in the built-in texts of `lang`.
     pub fn text(&self, lang: Lang) -> String {
+        self.text_in(lang.texts())
+    }
+
+    /// The message in texts loaded elsewhere.
+    pub fn text_in(&self, texts: &Texts) -> String {
         let key = format!("translate.{}", self.key);
-        let template = lang.texts().or_key(&key);
+        let template = texts.or_key(&key);
         render(&template, |name| {
             self.args
                 .iter()
