@@ -134,7 +134,7 @@ pub enum Action {
     Edit(Field, String),
     /// nginx's `nodelay` on lane `j`.
     NoDelay(usize, bool),
-    /// Add a lane (up to six).
+    /// Add a lane (up to [`MAX_PLAYGROUND_LANES`]).
     Add(Algorithm),
     /// Remove lane `j` (down to three).
     Remove(usize),
@@ -701,6 +701,8 @@ mod tests {
             Algorithm::TokenBucketF64,
             Algorithm::Gcra,
             Algorithm::LeakyQueue,
+            Algorithm::FixedWindowAnchored,
+            Algorithm::SlidingLogLogsBlocked,
         ] {
             p.apply(Action::Add(a));
         }
