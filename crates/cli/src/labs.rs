@@ -253,16 +253,7 @@ pub fn sweep_table(s: &Sweep) -> String {
             "wrong blocks",
             "of requests",
         ],
-        &[
-            Align::Left,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-        ],
+        &crate::table::label_then_numbers(7),
         &rows,
     ));
     out

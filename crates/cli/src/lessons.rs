@@ -102,15 +102,7 @@ pub fn judged_table(j: &Judged, lang: Lang) -> String {
             "mean estimate error",
             "worst client, most in one window",
         ],
-        &[
-            Align::Left,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-        ],
+        &crate::table::label_then_numbers(6),
         &rows,
     ));
     out

@@ -54,7 +54,7 @@ usage:
                                             print the limiter's Lua script, an example
                                             call, and for nginx its limit_req lines
   ratelab lua --teaching                    the wrong scripts people copy, labelled
-  ratelab lessons [--lang en|vi]            list the lessons
+  ratelab lessons [--json] [--lang en|vi]   list the lessons (--json: every step's numbers)
   ratelab lesson ID [--json] [--lang en|vi] run a lesson, print its texts with the engine's numbers
   ratelab translate [FILE|-] [--json]       read an nginx, redis-cell, governor, Upstash or Spring
                                             rate limit into a lane, and write it for each tool
@@ -196,8 +196,11 @@ fn command(args: &[String]) -> Result<String, Failure> {
         },
         "lessons" => {
             let (lang, rest) = take_lang(rest)?;
-            match rest.first() {
+            match rest.first().map(String::as_str) {
                 None => Ok(lessons::list(lang)),
+                Some("--json") if rest.len() == 1 => {
+                    Ok(ratelab_sim::lesson::summary_json(lang)? + "\n")
+                }
                 Some(other) => Err(Failure(format!("lessons: unexpected argument {other}"))),
             }
         }

@@ -263,6 +263,56 @@ impl FactRun {
     }
 }
 
+/// Every lesson's numbers in one language, as the page shows them: `[{"id",
+/// "title", "steps": [{"query", "play_to_ms", "select", "focus", "watch",
+/// "proved", "facts": [{"name", "text"}]}]}]`. The end-to-end tests compare the
+/// page with this (`ratelab lessons --json`).
+pub fn summary_json(lang: Lang) -> Result<String, SimError> {
+    #[derive(Serialize)]
+    struct StepOut<'a> {
+        title: &'a str,
+        query: &'a str,
+        play_to_ms: u64,
+        select: Option<usize>,
+        focus: Option<usize>,
+        watch: &'a str,
+        proved: &'a str,
+        facts: Vec<(&'static str, &'a str)>,
+    }
+    #[derive(Serialize)]
+    struct LessonOut<'a> {
+        id: &'static str,
+        title: &'a str,
+        steps: Vec<StepOut<'a>>,
+    }
+    let runs = LESSONS
+        .iter()
+        .map(|l| l.run(lang))
+        .collect::<Result<Vec<_>, _>>()?;
+    let out: Vec<LessonOut<'_>> = runs
+        .iter()
+        .map(|r| LessonOut {
+            id: r.id,
+            title: &r.title,
+            steps: r
+                .steps
+                .iter()
+                .map(|s| StepOut {
+                    title: &s.title,
+                    query: &s.query,
+                    play_to_ms: s.play_to_ms,
+                    select: s.select,
+                    focus: s.focus,
+                    watch: &s.watch,
+                    proved: &s.proved,
+                    facts: s.facts.iter().map(|f| (f.name, f.text.as_str())).collect(),
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(serde_json::to_string(&out).unwrap_or_default())
+}
+
 impl LessonRun {
     /// The run as JSON (`ratelab lesson ID --json`): ids, texts, each step's query,
     /// moment, facts (`{"name", "value", "text"}`) and its full report.
