@@ -87,7 +87,7 @@ pub fn judged_table(j: &Judged, lang: Lang) -> String {
                 pct(r.allowed_share()),
                 pct(r.wrong_allow_share()),
                 pct(r.wrong_block_share()),
-                pct(r.mean_error()),
+                FactValue::ApproxShare(r.mean_error()).text(lang),
                 r.worst_client_max.to_string(),
             ]
         })

@@ -121,6 +121,10 @@ pub enum Query {
     JudgedError(usize),
     /// ... the worst client's most in one window.
     JudgedWorst(usize),
+    /// The worst client's most in one window over every level.
+    JudgedWorstOverall,
+    /// The level where that happened (the first, if several).
+    JudgedWorstLoad,
     /// Lab D, next to a sliding log, level `i`: wrong allows.
     SweepWrongAllows(usize),
     /// ... wrong blocks.
@@ -146,6 +150,8 @@ pub enum FactValue {
     Float(f64),
     /// A share, shown as a percentage.
     Share(Frac),
+    /// A share known only approximately (rounded down), always shown with "≈".
+    ApproxShare(Frac),
     /// Words or marks.
     Text(String),
 }
@@ -173,6 +179,7 @@ impl Serialize for FactValue {
             FactValue::Duration(m) => exact("duration_ms", m.0).serialize(s),
             FactValue::Amount(a) => exact("amount", *a).serialize(s),
             FactValue::Share(f) => exact("share", *f).serialize(s),
+            FactValue::ApproxShare(f) => exact("approx_share", *f).serialize(s),
         }
     }
 }
@@ -194,9 +201,12 @@ impl FactValue {
             FactValue::Amount(a) => local(a.to_string()),
             // The float is shown as the program printed it: that is the point.
             FactValue::Float(x) => format!("{x:?}"),
-            FactValue::Share(f) => {
+            FactValue::Share(f) | FactValue::ApproxShare(f) => {
                 let mut s = String::new();
                 let _ = Frac::new(f.num().saturating_mul(100), f.den()).write_decimal(&mut s, 3);
+                if matches!(self, FactValue::ApproxShare(_)) && !s.starts_with('≈') {
+                    s.insert(0, '≈');
+                }
                 local(s) + "\u{a0}%"
             }
             FactValue::Text(t) => t.clone(),
@@ -501,8 +511,20 @@ impl<'a> Context<'a> {
             Query::JudgedAllowed(i) => V::Share(self.judged_row(i)?.allowed_share()),
             Query::JudgedWrongAllows(i) => V::Share(self.judged_row(i)?.wrong_allow_share()),
             Query::JudgedWrongBlocks(i) => V::Share(self.judged_row(i)?.wrong_block_share()),
-            Query::JudgedError(i) => V::Share(self.judged_row(i)?.mean_error()),
+            Query::JudgedError(i) => V::ApproxShare(self.judged_row(i)?.mean_error()),
             Query::JudgedWorst(i) => V::Count(self.judged_row(i)?.worst_client_max),
+            Query::JudgedWorstOverall | Query::JudgedWorstLoad => {
+                let rows = self.judged.map(|j| j.rows.as_slice()).unwrap_or_default();
+                let worst = rows
+                    .iter()
+                    .max_by_key(|r| (r.worst_client_max, std::cmp::Reverse(r.load_permille)))
+                    .ok_or("no judged levels")?;
+                if matches!(q, Query::JudgedWorstOverall) {
+                    V::Count(worst.worst_client_max)
+                } else {
+                    V::Text(worst.load.clone())
+                }
+            }
             Query::SweepWrongAllows(i) => V::Count(self.sweep_row(i)?.wrong_allows),
             Query::SweepWrongBlocks(i) => V::Count(self.sweep_row(i)?.wrong_blocks),
             Query::SweepRequests(i) => V::Count(self.sweep_row(i)?.requests),
