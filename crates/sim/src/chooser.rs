@@ -12,13 +12,13 @@
 //! // "Must you never exceed N in any window W, with N small?" Yes: the sliding log.
 //! let Next::Pick(p) = q.answers[0].next else { panic!() };
 //! assert_eq!(p.algorithms[0].id(), "sliding_log");
-//! assert!(p.share_state().is_some());
+//! assert!(p.link().is_some());
 //! ```
 
 use ratelab_core::Algorithm::{self, *};
 
 use crate::lesson::lesson;
-use crate::share::ShareState;
+use crate::share::Link;
 
 /// A question of the flowchart.
 #[derive(Clone, Copy, Debug)]
@@ -61,9 +61,9 @@ pub struct Pick {
 }
 
 impl Pick {
-    /// The preset: the page's state for that lesson step.
-    pub fn share_state(&self) -> Option<ShareState> {
-        Some(lesson(self.lesson)?.steps.get(self.step)?.share_state())
+    /// The preset: the page's link for that lesson step.
+    pub fn link(&self) -> Option<Link> {
+        Some(lesson(self.lesson)?.steps.get(self.step)?.link())
     }
 }
 
@@ -195,11 +195,11 @@ mod tests {
         assert_eq!(picks.len(), 5);
         for p in &picks {
             let state = p
-                .share_state()
+                .link()
                 .unwrap_or_else(|| panic!("{}: no preset", p.id));
             // The preset shows the chosen limiter.
             assert!(
-                state.lanes.iter().any(|l| l.algorithm == p.algorithms[0]),
+                state.setup.lanes.iter().any(|l| l.algorithm == p.algorithms[0]),
                 "{}: its preset does not show {}",
                 p.id,
                 p.algorithms[0].id()

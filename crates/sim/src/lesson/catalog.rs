@@ -7,6 +7,7 @@ use ratelab_core::Algorithm::{self, *};
 
 use super::query::{fact, Fact, Query::*};
 use super::{Group, LaneDef, Lesson, Step};
+use crate::scenario::ScenarioId;
 
 const fn l(a: Algorithm) -> LaneDef {
     LaneDef::new(a, 5, 10_000)
@@ -21,7 +22,7 @@ const fn s(a: Algorithm) -> LaneDef {
 }
 
 const STEP: Step = Step {
-    scenario: "golden",
+    scenario: ScenarioId::Golden,
     lanes: &[],
     requests: &[],
     play_to_ms: 0,
@@ -53,7 +54,7 @@ const SEVEN_PER_MINUTE: &[LaneDef] = &[
     m(LeakyQueue),
 ];
 
-const fn demo(scenario: &'static str, play_to_ms: u64, facts: &'static [Fact]) -> Step {
+const fn demo(scenario: ScenarioId, play_to_ms: u64, facts: &'static [Fact]) -> Step {
     Step {
         scenario,
         lanes: DEMO_LANES,
@@ -70,7 +71,7 @@ const fn golden(
     facts: &'static [Fact],
 ) -> Step {
     Step {
-        scenario: "golden",
+        scenario: ScenarioId::Golden,
         lanes: GOLDEN_LANES,
         play_to_ms,
         select,
@@ -89,7 +90,7 @@ pub const LESSONS: &[Lesson] = &[
         group: Group::Demo,
         steps: &[
             demo(
-                "edge-burst-demo",
+                ScenarioId::EdgeBurstDemo,
                 12_000,
                 &[
                     fact("n", Requests),
@@ -105,7 +106,7 @@ pub const LESSONS: &[Lesson] = &[
                 ],
             ),
             demo(
-                "edge-burst",
+                ScenarioId::EdgeBurst,
                 11_000,
                 &[
                     fact("fw", Passed(0)),
@@ -122,7 +123,7 @@ pub const LESSONS: &[Lesson] = &[
         id: "twice",
         group: Group::Demo,
         steps: &[demo(
-            "2x-rate",
+            ScenarioId::TwiceTheRate,
             30_000,
             &[
                 fact("fw_first", AllowedIn(0, 0, 10_000)),
@@ -140,7 +141,7 @@ pub const LESSONS: &[Lesson] = &[
         id: "minute",
         group: Group::Demo,
         steps: &[demo(
-            "per-second",
+            ScenarioId::PerSecond,
             60_000,
             &[
                 fact("n", Requests),
@@ -157,7 +158,7 @@ pub const LESSONS: &[Lesson] = &[
         id: "drip",
         group: Group::Demo,
         steps: &[demo(
-            "burst-then-drip",
+            ScenarioId::BurstThenDrip,
             40_000,
             &[
                 fact("burst", RequestsIn(0, 1)),
@@ -174,7 +175,7 @@ pub const LESSONS: &[Lesson] = &[
         id: "manual",
         group: Group::Demo,
         steps: &[Step {
-            scenario: "manual",
+            scenario: ScenarioId::Manual,
             lanes: &[l(FixedWindow), l(SlidingLog), l(TokenBucket), l(Gcra)],
             requests: &[1000, 1250, 1500, 1750, 2000, 2250, 2500, 2750],
             play_to_ms: 15_000,
@@ -315,7 +316,7 @@ pub const LESSONS: &[Lesson] = &[
                 ],
             ),
             Step {
-                scenario: "golden",
+                scenario: ScenarioId::Golden,
                 lanes: GOLDEN_LANES,
                 play_to_ms: 19_500,
                 facts: &[
@@ -342,7 +343,7 @@ pub const LESSONS: &[Lesson] = &[
         id: "logs-denials",
         group: Group::Traces,
         steps: &[Step {
-            scenario: "per-second",
+            scenario: ScenarioId::PerSecond,
             lanes: &[l(SlidingLog), l(SlidingLogLogsBlocked), l(FixedWindow)],
             play_to_ms: 15_000,
             focus: Some(1),
@@ -364,7 +365,7 @@ pub const LESSONS: &[Lesson] = &[
         id: "swc-late",
         group: Group::Traces,
         steps: &[Step {
-            scenario: "swc-late",
+            scenario: ScenarioId::SwcLate,
             lanes: SWC_TRIO,
             play_to_ms: 17_000,
             select: Some(5),
@@ -391,7 +392,7 @@ pub const LESSONS: &[Lesson] = &[
         id: "swc-early",
         group: Group::Traces,
         steps: &[Step {
-            scenario: "swc-early",
+            scenario: ScenarioId::SwcEarly,
             lanes: SWC_TRIO,
             play_to_ms: 16_000,
             select: Some(7),
@@ -414,7 +415,7 @@ pub const LESSONS: &[Lesson] = &[
         id: "nginx",
         group: Group::Traces,
         steps: &[Step {
-            scenario: "ten-at-once",
+            scenario: ScenarioId::TenAtOnce,
             lanes: &[
                 s(Nginx).burst(5),
                 s(Nginx).burst(5).nodelay(),
@@ -444,7 +445,7 @@ pub const LESSONS: &[Lesson] = &[
         id: "float",
         group: Group::Traces,
         steps: &[Step {
-            scenario: "float-edge",
+            scenario: ScenarioId::FloatEdge,
             lanes: &[l(TokenBucketF64), l(TokenBucket), l(Gcra)],
             play_to_ms: 11_000,
             select: Some(9),
@@ -467,7 +468,7 @@ pub const LESSONS: &[Lesson] = &[
         id: "lab-a",
         group: Group::Labs,
         steps: &[Step {
-            scenario: "lab-a",
+            scenario: ScenarioId::LabA,
             lanes: SEVEN_PER_MINUTE,
             play_to_ms: 61_000,
             facts: &[
@@ -491,7 +492,7 @@ pub const LESSONS: &[Lesson] = &[
         id: "lab-b",
         group: Group::Labs,
         steps: &[Step {
-            scenario: "lab-b",
+            scenario: ScenarioId::LabB,
             lanes: &[
                 m(FixedWindow),
                 m(SlidingLog),
@@ -520,7 +521,7 @@ pub const LESSONS: &[Lesson] = &[
         id: "lab-c",
         group: Group::Labs,
         steps: &[Step {
-            scenario: "lab-c",
+            scenario: ScenarioId::LabC,
             lanes: &[
                 s(TokenBucket).burst(1),
                 s(TokenBucket).burst(20),
@@ -547,7 +548,7 @@ pub const LESSONS: &[Lesson] = &[
         id: "lab-d",
         group: Group::Labs,
         steps: &[Step {
-            scenario: "lab-d",
+            scenario: ScenarioId::LabD,
             lanes: &[m(SlidingWindowCounter), m(SlidingLog), m(FixedWindow)],
             play_to_ms: 600_000,
             lab_d: true,
@@ -574,7 +575,7 @@ pub const LESSONS: &[Lesson] = &[
         id: "lab-e",
         group: Group::Labs,
         steps: &[Step {
-            scenario: "lab-e",
+            scenario: ScenarioId::LabE,
             lanes: SEVEN_PER_MINUTE,
             play_to_ms: 180_000,
             facts: &[

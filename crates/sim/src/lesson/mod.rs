@@ -2,7 +2,7 @@
 //! the command line share.
 //!
 //! A [`Lesson`] is a list of [`Step`]s. Each step opens a scenario with chosen lanes
-//! (as a [`ShareState`], so exactly what a link to the page opens), says what to
+//! (as a [`Link`], so exactly what a link to the page opens), says what to
 //! watch, names the moment to play to (and the request whose trace to show), and
 //! states what it proved. The statement is a text with slots (`{fw}`), and every
 //! slot is a [`Fact`]: a [`Query`] answered by running the engine on that very
@@ -21,7 +21,7 @@
 //! assert!(first.proved.contains("10"));
 //! ```
 //!
-//! The page runs the same [`Step::share_state`]; the end-to-end tests compare the
+//! The page runs the same [`Step::link`]; the end-to-end tests compare the
 //! numbers it shows with `ratelab lesson ID --json`.
 
 mod catalog;
@@ -34,7 +34,8 @@ use crate::config::{Config, LaneSpec};
 use crate::error::SimError;
 use crate::judge::Judged;
 use crate::run::{run, Report};
-use crate::share::{normalise_ids, to_query, ShareState};
+use crate::scenario::ScenarioId;
+use crate::share::{normalise_ids, Link, Setup, View};
 use crate::stream::Stream;
 pub use crate::texts::Lang;
 use crate::texts::{render, Texts};
@@ -126,8 +127,8 @@ impl LaneDef {
 /// One step of a lesson.
 #[derive(Clone, Copy, Debug)]
 pub struct Step {
-    /// The scenario it opens (a registry id).
-    pub scenario: &'static str,
+    /// The scenario it opens.
+    pub scenario: ScenarioId,
     /// The lanes, in order (3 to [`crate::share::MAX_PLAYGROUND_LANES`]).
     pub lanes: &'static [LaneDef],
     /// Requests already sent (the `manual` scenario only), in ms.
@@ -145,23 +146,26 @@ pub struct Step {
 }
 
 impl Step {
-    /// The page's state for this step: scenario, lanes (ids numbered as the page
+    /// The page's link for this step: scenario, lanes (ids numbered as the page
     /// numbers them), clock at the moment to play to, the selected request.
-    pub fn share_state(&self) -> ShareState {
-        let mut s = ShareState::for_scenario(self.scenario);
-        s.lanes = self.lanes.iter().map(LaneDef::spec).collect();
-        normalise_ids(&mut s.lanes);
-        s.t_ms = self.play_to_ms;
-        s.selected = self.select.map(|i| i as u64);
+    pub fn link(&self) -> Link {
+        let mut setup = Setup::for_scenario(self.scenario);
+        setup.lanes = self.lanes.iter().map(LaneDef::spec).collect();
+        normalise_ids(&mut setup.lanes);
         if !self.requests.is_empty() {
-            s.requests = Stream::from_times(self.requests.iter().copied());
+            setup.requests = Stream::from_times(self.requests.iter().copied());
         }
-        s
+        let view = View {
+            t_ms: self.play_to_ms,
+            selected: self.select.map(|i| i as u64),
+            ..View::default()
+        };
+        Link { setup, view }
     }
 
-    /// The runnable config: what the page runs for [`Step::share_state`].
+    /// The runnable config: what the page runs for [`Step::link`].
     pub fn config(&self) -> Result<Config, SimError> {
-        self.share_state().to_config()
+        self.link().setup.to_config()
     }
 }
 
@@ -212,7 +216,7 @@ pub struct StepRun {
     /// Its title.
     pub title: String,
     /// The scenario it opens.
-    pub scenario: &'static str,
+    pub scenario: ScenarioId,
     /// The page's query string for this step (what "open" loads).
     pub query: String,
     /// The moment it plays to, in ms.
@@ -341,8 +345,8 @@ impl Lesson {
         let mut steps = Vec::with_capacity(self.steps.len());
         for (i, step) in self.steps.iter().enumerate() {
             let where_ = |e: SimError| SimError::at(&format!("lesson {} step {i}", self.id), e);
-            let state = step.share_state();
-            let config = state.to_config().map_err(where_)?;
+            let link = step.link();
+            let config = link.setup.to_config().map_err(where_)?;
             let report = run(&config).map_err(where_)?;
             // Lab D's scenario carries its sweep (the report has it); the judged table
             // runs on the same levels, clients and seed.
@@ -380,7 +384,7 @@ impl Lesson {
                 index: i,
                 title: fill("title")?,
                 scenario: step.scenario,
-                query: to_query(&state),
+                query: link.to_query(),
                 play_to_ms: step.play_to_ms,
                 select: step.select,
                 focus: step.focus,

@@ -117,8 +117,8 @@ fn no_proved_text_types_a_number_in() {
 fn every_step_opens_from_its_link_as_the_cli_runs_it() {
     for l in LESSONS {
         for (i, s) in l.steps.iter().enumerate() {
-            let state = s.share_state();
-            let query = to_query(&state);
+            let state = s.link();
+            let query = state.to_query();
             let (back, notices) = parse(&query);
             assert!(
                 notices.is_empty(),
@@ -126,7 +126,7 @@ fn every_step_opens_from_its_link_as_the_cli_runs_it() {
                 l.id
             );
             assert_eq!(back, state, "{} step {i}: {query}", l.id);
-            let (a, b) = (s.config().unwrap(), back.to_config().unwrap());
+            let (a, b) = (s.config().unwrap(), back.setup.to_config().unwrap());
             assert_eq!(a.stream, b.stream, "{} step {i}", l.id);
             assert_eq!(a.lanes, b.lanes, "{} step {i}", l.id);
         }

@@ -173,7 +173,7 @@ impl Translation {
         #[derive(Serialize)]
         struct Out<'a> {
             tool: Tool,
-            limiter: crate::config::LimiterOut<'a>,
+            limiter: crate::json::LimiterOut<'a>,
             cost: u32,
             exact: bool,
             at_once: AtOnce,
