@@ -194,12 +194,14 @@ mod tests {
         assert_eq!(seen.len(), QUESTIONS.len(), "every question is reachable");
         assert_eq!(picks.len(), 5);
         for p in &picks {
-            let state = p
-                .link()
-                .unwrap_or_else(|| panic!("{}: no preset", p.id));
+            let state = p.link().unwrap_or_else(|| panic!("{}: no preset", p.id));
             // The preset shows the chosen limiter.
             assert!(
-                state.setup.lanes.iter().any(|l| l.algorithm == p.algorithms[0]),
+                state
+                    .setup
+                    .lanes
+                    .iter()
+                    .any(|l| l.algorithm == p.algorithms[0]),
                 "{}: its preset does not show {}",
                 p.id,
                 p.algorithms[0].id()
