@@ -33,7 +33,6 @@ use serde::Serialize;
 
 use crate::error::SimError;
 use crate::sweep::{load_label, SweepSpec};
-use crate::traffic::Poisson;
 
 /// One load level of the judged sweep.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -106,15 +105,7 @@ pub fn judge(spec: &SweepSpec) -> Result<Judged, SimError> {
     let mut rows = Vec::with_capacity(spec.loads_permille.len());
     let mut admitted: VecDeque<u64> = VecDeque::new();
     for &load in &spec.loads_permille {
-        let traffic = Poisson {
-            clients: spec.clients,
-            load_permille: load,
-            limit: spec.limit,
-            period_ms: spec.period_ms,
-            duration_ms: spec.duration_ms,
-            seed: spec.seed,
-        };
-        traffic.validate()?;
+        let traffic = spec.traffic(load)?;
         let mut row = JudgedRow {
             load: load_label(load),
             load_permille: load,
