@@ -48,7 +48,7 @@ use ratelab_core::Algorithm;
 
 use crate::config::{Config, LaneSpec};
 use crate::error::SimError;
-use crate::stream::{Stream, MAX_REQUESTS};
+use crate::stream::{Stream, MAX_REQUESTS, MAX_TIME_MS};
 use crate::sweep::SweepSpec;
 use crate::traffic::Poisson;
 
@@ -489,6 +489,19 @@ pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimErro
         .stream()?,
         ScenarioId::Custom => overrides.requests.clone().unwrap_or_default(),
     };
+    // A long period stretches the parameterised streams past the last time the JSON
+    // format (and JavaScript) can hold; refuse it rather than run what cannot be
+    // exported.
+    if let Some(last) = stream.requests.last().filter(|r| r.t > MAX_TIME_MS) {
+        return Err(SimError::at(
+            "period_ms",
+            format_args!(
+                "{period} is too long for {}: its requests would run to {} ms (at most {MAX_TIME_MS})",
+                id.id(),
+                last.t
+            ),
+        ));
+    }
     let lanes = match &overrides.limiters {
         Some(l) => l.clone(),
         None => id.lanes(limit, period),
