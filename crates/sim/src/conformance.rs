@@ -105,14 +105,14 @@ pub fn retries<L: Limiter + Clone>(
     cost: u32,
 ) -> Result<Option<Retries>, CheckError> {
     let d = limiter.peek(now, cost)?;
-    if d.allowed {
+    if d.allowed() {
         return Ok(None);
     }
-    let exact = d.retry_after;
+    let exact = d.retry_after();
     let mut tries = Vec::with_capacity(Rounding::ALL.len());
     for rounding in Rounding::ALL {
         let wait_ms = rounding.wait_ms(exact);
-        let allowed = limiter.peek(now.saturating_add(wait_ms), cost)?.allowed;
+        let allowed = limiter.peek(now.saturating_add(wait_ms), cost)?.allowed();
         tries.push(Try {
             rounding,
             wait_ms,

@@ -140,9 +140,9 @@ pub fn judge(spec: &SweepSpec) -> Result<Judged, SimError> {
                 let d = swc.check(t, 1).map_err(|e| SimError::at("sweep", e))?;
                 let exact_allows = exact < spec.limit;
                 row.requests += 1;
-                row.allowed += d.allowed as u64;
-                row.wrong_allows += (d.allowed && !exact_allows) as u64;
-                row.wrong_blocks += (!d.allowed && exact_allows) as u64;
+                row.allowed += d.allowed() as u64;
+                row.wrong_allows += (d.allowed() && !exact_allows) as u64;
+                row.wrong_blocks += (!d.allowed() && exact_allows) as u64;
                 if exact > 0 {
                     let k = exact as usize;
                     if error_by_exact.len() <= k {
@@ -153,7 +153,7 @@ pub fn judge(spec: &SweepSpec) -> Result<Judged, SimError> {
                     }
                     judged += 1;
                 }
-                if d.allowed {
+                if d.allowed() {
                     admitted.push_back(t);
                     client_max = client_max.max(admitted.len() as u64);
                 }

@@ -502,7 +502,7 @@ impl<'a> Context<'a> {
                 let limiter = keyed.get("");
                 let d = limiter.peek(t, 1).map_err(|e| e.to_string())?;
                 if matches!(q, Query::RetryExact(..)) {
-                    V::Duration(d.retry_after)
+                    V::Duration(d.retry_after())
                 } else {
                     let h = d.headers(&limiter.policy());
                     V::Count(h.retry_after.ok_or("that request would pass")?)

@@ -223,9 +223,9 @@ pub fn admitted_at_once(lane: &LaneSpec, cost: u32) -> AtOnce {
     };
     while at_once.accepted < AT_ONCE_CAP {
         match l.check(0, cost.max(1)) {
-            Ok(d) if d.allowed => {
+            Ok(d) if d.allowed() => {
                 at_once.accepted += 1;
-                at_once.immediate += d.wait.is_zero() as u64;
+                at_once.immediate += d.wait().is_zero() as u64;
             }
             _ => break,
         }

@@ -23,7 +23,7 @@ fn decisions(lane: &LaneSpec, cost: u32) -> Vec<(bool, u64)> {
         // A deterministic mix: some at once, some close, some far apart.
         t += [0, 0, 7, 30, 95, 100, 333, 1000, 2500, 60_000][(i * 7 % 10) as usize];
         let d = l.check(t, cost).unwrap();
-        out.push((d.allowed, d.wait.ceil_ms()));
+        out.push((d.allowed(), d.wait().ceil_ms()));
     }
     out
 }
