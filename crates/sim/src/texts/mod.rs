@@ -127,29 +127,79 @@ pub fn slots(text: &str) -> Vec<&str> {
 
 /// Fills every `{name}` of `template` with `value(name)`. A slot nobody can fill is
 /// an error naming it (the tests make sure the built-in texts have none).
-pub fn render(
+pub fn render(template: &str, value: impl FnMut(&str) -> Option<String>) -> Result<String, String> {
+    Ok(parts(template, value)?
+        .into_iter()
+        .map(|p| match p {
+            Part::Words(w) => w,
+            Part::Value { text, .. } => text,
+        })
+        .collect())
+}
+
+/// A piece of a filled text: words, or a slot's value (which the page marks, so
+/// that a reader and a test can tell the engine's numbers from the words).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Words of the text.
+    Words(String),
+    /// A slot and its value.
+    Value {
+        /// The slot's name.
+        name: String,
+        /// Its value as written.
+        text: String,
+    },
+}
+
+/// [`render`], but in pieces: the words between the slots and each slot's value.
+pub fn parts(
     template: &str,
     mut value: impl FnMut(&str) -> Option<String>,
-) -> Result<String, String> {
-    let mut out = String::with_capacity(template.len() + 16);
+) -> Result<Vec<Part>, String> {
+    let mut out = Vec::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
+        if open > 0 {
+            out.push(Part::Words(rest[..open].to_string()));
+        }
         let after = &rest[open + 1..];
         let close = after
             .find('}')
             .ok_or_else(|| "a `{` without its `}`".to_string())?;
         let name = &after[..close];
-        out.push_str(&value(name).ok_or_else(|| format!("no value for {{{name}}}"))?);
+        let text = value(name).ok_or_else(|| format!("no value for {{{name}}}"))?;
+        out.push(Part::Value {
+            name: name.to_string(),
+            text,
+        });
         rest = &after[close + 1..];
     }
-    out.push_str(rest);
+    if !rest.is_empty() {
+        out.push(Part::Words(rest.to_string()));
+    }
     Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parts_split_words_from_values() {
+        let p = parts("a {n} b", |_| Some("5".into())).unwrap();
+        assert_eq!(
+            p,
+            [
+                Part::Words("a ".into()),
+                Part::Value {
+                    name: "n".into(),
+                    text: "5".into()
+                },
+                Part::Words(" b".into())
+            ]
+        );
+    }
 
     #[test]
     fn parses_and_renders() {
