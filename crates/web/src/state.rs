@@ -830,6 +830,7 @@ mod tests {
         edit(&mut p, Field::Limit, "0");
         p.apply(Action::Scenario(ScenarioId::LabC));
         assert_eq!((p.now, p.errors.len()), (0, 0));
-        assert_eq!(p.sim().lanes().len(), 4);
+        // Lab C's table: two token buckets, GCRA, the leaky queue and nginx.
+        assert_eq!(p.sim().lanes().len(), 5);
     }
 }
