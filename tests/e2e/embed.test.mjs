@@ -52,7 +52,7 @@ test('the docs page: two elements, an iframe and the API under a strict CSP', as
   // The iframe: it renders, answers a click, and sized itself.
   const frame = page.frameLocator('#lab-c');
   await frame.locator('article.lane').first().waitFor();
-  assert.equal(await frame.locator('article.lane').count(), 4);
+  assert.equal(await frame.locator('article.lane').count(), 5); // lab C: two token buckets, GCRA, the leaky queue, nginx
   await frame.locator('button.next').click();
   await frame.locator('output.now', { hasText: /[1-9]/ }).waitFor();
   await page.waitForFunction(() => document.querySelector('#lab-c').offsetHeight > 500);

@@ -1,5 +1,6 @@
 //! `ratelab lab <a|b|c|d|e>` and `ratelab scenarios`: the labs' results as text.
 
+use ratelab_sim::lesson::Lang;
 use ratelab_sim::scenario::{scenario, Overrides, ScenarioId};
 use ratelab_sim::sweep::Sweep;
 use ratelab_sim::{run, Config, Report, SCENARIOS};
@@ -56,6 +57,11 @@ pub fn render(which: &str) -> Result<String, Failure> {
         ScenarioId::LabC => out.push_str(&waits(&report)),
         ScenarioId::LabD => {
             out.push_str(&summary(&report, None));
+            if let Some(spec) = &config.sweep {
+                out.push('\n');
+                let judged = ratelab_sim::judge::judge(spec)?;
+                out.push_str(&crate::lessons::judged_table(&judged, Lang::En));
+            }
             if let Some(sweep) = &report.sweep {
                 out.push('\n');
                 out.push_str(&sweep_table(sweep));
@@ -208,10 +214,10 @@ fn percent(part: u64, whole: u64) -> String {
     format!("{}.{:02} %", hundredths / 100, hundredths % 100)
 }
 
-/// Lab D: the sweep.
-fn sweep_table(s: &Sweep) -> String {
+/// Lab D's second table: the counter next to an independent sliding log.
+pub fn sweep_table(s: &Sweep) -> String {
     let mut out = format!(
-        "Sweep: {} clients × {} min at {} per {} s each, seed {}; {} against {}:\n",
+        "Side by side with an independent sliding log ({} clients × {} min at {} per {} s each, seed {}): {} against {}, each on its own history:\n",
         s.clients,
         s.duration_ms / 60_000,
         s.limit,
@@ -247,16 +253,7 @@ fn sweep_table(s: &Sweep) -> String {
             "wrong blocks",
             "of requests",
         ],
-        &[
-            Align::Left,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-            Align::Right,
-        ],
+        &crate::table::label_then_numbers(7),
         &rows,
     ));
     out

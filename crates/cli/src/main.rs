@@ -10,6 +10,10 @@
 //! ratelab redis simulate [FILE|-] [--url U]  the same JSON through a Redis server
 //! ratelab redis race|memory [--url U]        the race and memory labs on a server
 //! ratelab lua ALGORITHM [params]             a limiter's Lua script and how to call it
+//! ratelab lessons [--lang vi]               the guided path
+//! ratelab lesson ID [--json] [--lang vi]    one lesson, with the engine's numbers
+//! ratelab translate [FILE|-] [--json]       a tool's rate limit as a lane, and back
+//! ratelab quiz [--json] [--lang vi]         the check questions, answered by the engine
 //! ```
 //!
 //! Bad input exits with status 2 and one line on stderr: the same message the
@@ -19,6 +23,7 @@
 //! (ids, keys, messages) is sanitised ([`ratelab_sim::text::sanitize`]).
 
 mod labs;
+mod lessons;
 mod redis;
 mod respond;
 mod table;
@@ -54,6 +59,11 @@ usage:
                                             print the limiter's Lua script, an example
                                             call, and for nginx its limit_req lines
   ratelab lua --teaching                    the wrong scripts people copy, labelled
+  ratelab lessons [--json] [--lang en|vi]   list the lessons (--json: every step's numbers)
+  ratelab lesson ID [--json] [--lang en|vi] run a lesson, print its texts with the engine's numbers
+  ratelab translate [FILE|-] [--json]       read an nginx, redis-cell, governor, Upstash or Spring
+                                            rate limit into a lane, and write it for each tool
+  ratelab quiz [--json] [--lang en|vi]      the demo article's check questions, answered by the engine
   ratelab --help | --version
 
 FILE defaults to standard input (also written -), at most 64 MiB. T is a time in ms
@@ -196,10 +206,99 @@ fn command(args: &[String]) -> Result<String, Failure> {
             [] => Err(Failure("lab: which one? (a, b, c, d or e)".into())),
             [_, extra, ..] => Err(Failure(format!("lab: unexpected argument {extra}"))),
         },
+        "lessons" => {
+            let (lang, rest) = take_lang(rest)?;
+            match rest.first().map(String::as_str) {
+                None => Ok(lessons::list(lang)),
+                Some("--json") if rest.len() == 1 => {
+                    Ok(ratelab_sim::lesson::summary_json(lang)? + "\n")
+                }
+                Some(other) => Err(Failure(format!("lessons: unexpected argument {other}"))),
+            }
+        }
+        "lesson" => {
+            let (lang, rest) = take_lang(rest)?;
+            let mut json = false;
+            let mut id = None;
+            for a in &rest {
+                match a.as_str() {
+                    "--json" => json = true,
+                    flag if flag.starts_with('-') => {
+                        return Err(Failure(format!("lesson: unknown option {flag}")))
+                    }
+                    _ if id.is_some() => {
+                        return Err(Failure(format!("lesson: unexpected argument {a}")))
+                    }
+                    _ => id = Some(a.as_str()),
+                }
+            }
+            match id {
+                Some(id) => lessons::show(id, json, lang),
+                None => Err(Failure(format!(
+                    "lesson: which one? ({})",
+                    ratelab_sim::lesson::lesson_ids()
+                ))),
+            }
+        }
+        "translate" => {
+            let (lang, rest) = take_lang(rest)?;
+            let (file, flags) = split_file(&rest, &[])?;
+            let mut json = false;
+            for f in &flags {
+                match f.as_str() {
+                    "--json" => json = true,
+                    other => return Err(Failure(format!("translate: unknown option {other}"))),
+                }
+            }
+            let text = read_input(file)?;
+            let t = ratelab_sim::translate::translate(&text)
+                .map_err(|e| Failure(e.text(lang)))?;
+            Ok(if json {
+                t.to_json(lang) + "\n"
+            } else {
+                lessons::translation(&t, lang)
+            })
+        }
+        "quiz" => {
+            let (lang, rest) = take_lang(rest)?;
+            let json = match rest.first().map(String::as_str) {
+                None => false,
+                Some("--json") if rest.len() == 1 => true,
+                Some(other) => return Err(Failure(format!("quiz: unexpected argument {other}"))),
+            };
+            let q = ratelab_sim::quiz::quiz(lang)?;
+            Ok(if json {
+                ratelab_sim::quiz::to_json(&q) + "\n"
+            } else {
+                lessons::quiz(&q)
+            })
+        }
         other => Err(Failure(format!(
-            "unknown command \"{other}\" (expected simulate, trace, respond, scenarios, lab, redis or lua; see ratelab --help)"
+            "unknown command \"{other}\" (expected simulate, trace, respond, scenarios, lab, redis, lua, lessons, lesson, translate or quiz; see ratelab --help)"
         ))),
     }
+}
+
+/// Takes `--lang en|vi` out of `args` (English by default).
+fn take_lang(args: &[String]) -> Result<(ratelab_sim::lesson::Lang, Vec<String>), Failure> {
+    let mut lang = ratelab_sim::lesson::Lang::En;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--lang" {
+            let v = it
+                .next()
+                .ok_or_else(|| Failure("--lang: needs en or vi".into()))?;
+            lang = ratelab_sim::lesson::Lang::from_id(v).ok_or_else(|| {
+                Failure(format!(
+                    "--lang: unknown language \"{v}\" (expected en or vi)"
+                ))
+            })?;
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    Ok((lang, rest))
 }
 
 /// The optional FILE (first argument not starting with `--`, or `-`) and the flags;

@@ -44,6 +44,13 @@ pub fn render(header: &[&str], align: &[Align], rows: &[Vec<String>]) -> String 
     out
 }
 
+/// A label column then `numbers` right-aligned ones: how the result tables look.
+pub fn label_then_numbers(numbers: usize) -> Vec<Align> {
+    std::iter::once(Align::Left)
+        .chain(std::iter::repeat_n(Align::Right, numbers))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -197,7 +197,7 @@ fn scenarios_and_labs() {
     }
     let json: Value =
         serde_json::from_str(&stdout(&ratelab(&["scenarios", "--json"], None))).unwrap();
-    assert_eq!(json[0]["id"], "edge-burst");
+    assert_eq!(json[0]["id"], "edge-burst-demo");
     let a = stdout(&ratelab(&["lab", "a"], None));
     assert!(
         a.contains("The fixed window let 199 through between 59 s and 61 s"),
@@ -222,7 +222,86 @@ fn scenarios_and_labs() {
 fn lab_d_prints_the_sweep() {
     let d = stdout(&ratelab(&["lab", "d"], None));
     assert!(d.contains("wrong allows"), "{d}");
+    // The article's method first: judged on the counter's own history.
+    assert!(d.contains("Judged on its own history"), "{d}");
+    assert!(d.contains("mean estimate error"), "{d}");
     for load in ["0.5x", "0.9x", "1x", "1.25x", "2x", "4x"] {
         assert!(d.lines().any(|l| l.starts_with(&format!("{load} "))), "{d}");
     }
+}
+
+#[test]
+fn lessons_print_the_engines_numbers() {
+    let list = stdout(&ratelab(&["lessons"], None));
+    for id in ["edge", "golden", "nginx", "float", "lab-a", "lab-e"] {
+        assert!(list.lines().any(|l| l.starts_with(id)), "{list}");
+    }
+    let edge = stdout(&ratelab(&["lesson", "edge"], None));
+    assert!(
+        edge.contains("Of 10 requests the fixed window passed 10"),
+        "{edge}"
+    );
+    let json: Value =
+        serde_json::from_str(&stdout(&ratelab(&["lesson", "edge", "--json"], None))).unwrap();
+    let facts = &json["steps"][0]["facts"];
+    let fact = |name: &str| {
+        facts
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == name)
+            .unwrap()["value"]
+            .clone()
+    };
+    assert_eq!(
+        (fact("fw"), fact("sl"), fact("tb")),
+        (10.into(), 5.into(), 6.into())
+    );
+    assert!(json["steps"][0]["query"]
+        .as_str()
+        .unwrap()
+        .starts_with("scenario=edge-burst-demo"));
+    let vi = stdout(&ratelab(&["lesson", "golden", "--lang", "vi"], None));
+    assert!(vi.contains("4,95"), "{vi}");
+    let o = ratelab(&["lesson", "nope"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).starts_with("error: lesson: unknown lesson \"nope\"")
+    );
+}
+
+#[test]
+fn translate_reads_a_config_and_writes_it_back() {
+    let out = stdout(&ratelab(
+        &["translate", "--json"],
+        Some("limit_req_zone $binary_remote_addr zone=api:10m rate=10r/s;\nlimit_req zone=api burst=5 nodelay;"),
+    ));
+    let t: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(t["tool"], "nginx");
+    assert_eq!(t["at_once"]["accepted"], 6);
+    assert_eq!(t["notes"][0], "Admits 6 at once.");
+    let cell = t["exports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["tool"] == "redis_cell")
+        .unwrap()
+        .clone();
+    assert_eq!(cell["config"], "CL.THROTTLE user123 5 10 1");
+    let o = ratelab(&["translate"], Some("CL.THROTTLE user123 15 30"));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "error: CL.THROTTLE: expected <key> <max_burst> <count per period> <period> [<quantity>], got 3 arguments\n"
+    );
+}
+
+#[test]
+fn the_quiz_is_answered_by_the_engine() {
+    let q: Value = serde_json::from_str(&stdout(&ratelab(&["quiz", "--json"], None))).unwrap();
+    assert_eq!(q.as_array().unwrap().len(), 4);
+    assert_eq!(
+        q[0]["choices"][q[0]["correct"].as_u64().unwrap() as usize],
+        "10"
+    );
 }

@@ -58,19 +58,27 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod chooser;
 mod config;
+pub mod conformance;
 pub mod cost;
 mod error;
 mod json;
+pub mod judge;
+pub mod lesson;
+pub mod quiz;
 mod run;
 pub mod scenario;
 pub mod service;
 pub mod share;
 mod stream;
+pub mod streams;
 pub mod sweep;
 pub mod text;
+pub mod texts;
 pub mod timeline;
 pub mod traffic;
+pub mod translate;
 mod yardstick;
 
 /// The engine, re-exported so that users of the simulator need one dependency.

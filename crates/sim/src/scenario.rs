@@ -6,11 +6,17 @@
 //!
 //! | id | stream |
 //! |---|---|
+//! | `edge-burst-demo` | [`crate::streams::edge_burst_demo`]: the demo article's spacing, N in `[0.8W, W)`, N in `[W, 1.2W)` |
 //! | `edge-burst` | [`edge_burst`]: N in `[0.9W, W)`, N in `[W, 1.1W)` (a burst of 2N split at the boundary) |
 //! | `2x-rate` | [`twice_the_rate`]: `⌊k·W/(2N)⌋`, k in 0..6N |
+//! | `per-second` | [`crate::streams::per_second`]: `1000k`, k in 0..60 |
 //! | `burst-then-drip` | [`burst_then_drip`]: N at 0, then `⌊j·2W/N⌋` while `< 4W` |
 //! | `manual` | empty |
 //! | `golden` | [`GOLDEN_TIMES`] |
+//! | `swc-late` | [`crate::streams::SWC_LATE`] |
+//! | `swc-early` | [`crate::streams::SWC_EARLY`] |
+//! | `ten-at-once` | [`crate::streams::at_once`]: N requests at 0 |
+//! | `float-edge` | [`crate::streams::float_edge`]: the golden stream, its tenth request at 11.0 s |
 //! | `lab-a` | [`lab_a`]: 0, `59000 + 10i`, `60000 + 10i`, i in 0..100 |
 //! | `lab-b` | [`lab_b`]: `300k`, k in 0..600 |
 //! | `lab-c` | 12 requests at 0 |
@@ -42,7 +48,7 @@ use ratelab_core::Algorithm;
 
 use crate::config::{Config, LaneSpec};
 use crate::error::SimError;
-use crate::stream::{Stream, MAX_REQUESTS};
+use crate::stream::{Stream, MAX_REQUESTS, MAX_TIME_MS};
 use crate::sweep::SweepSpec;
 use crate::traffic::Poisson;
 
@@ -50,16 +56,28 @@ use crate::traffic::Poisson;
 /// [`ScenarioId::id`] (`"edge-burst"`, `"lab-d"`, …).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ScenarioId {
+    /// `edge-burst-demo`: the demo article's edge burst (its own spacing).
+    EdgeBurstDemo,
     /// `edge-burst`: a burst of 2N split around a window boundary.
     EdgeBurst,
     /// `2x-rate`: twice the allowed rate for three windows.
     TwiceTheRate,
+    /// `per-second`: one request a second for a minute.
+    PerSecond,
     /// `burst-then-drip`: N at once, then half the rate.
     BurstThenDrip,
     /// `manual`: no requests; the user sends them.
     Manual,
     /// `golden`: SPEC's golden stream.
     Golden,
+    /// `swc-late`: the previous window bunched late (the counter underestimates).
+    SwcLate,
+    /// `swc-early`: the previous window bunched early (it overestimates).
+    SwcEarly,
+    /// `ten-at-once`: N requests at one instant (nginx's burst, nodelay, delay).
+    TenAtOnce,
+    /// `float-edge`: the golden stream with the float bucket's missing token.
+    FloatEdge,
     /// `lab-a`: the boundary attack on 100/min.
     LabA,
     /// `lab-b`: sustained overload of 100/min.
@@ -78,12 +96,18 @@ pub enum ScenarioId {
 
 impl ScenarioId {
     /// Every scenario, in the order the playground lists them (and [`SCENARIOS`]).
-    pub const ALL: [ScenarioId; 12] = [
+    pub const ALL: [ScenarioId; 18] = [
+        ScenarioId::EdgeBurstDemo,
         ScenarioId::EdgeBurst,
         ScenarioId::TwiceTheRate,
+        ScenarioId::PerSecond,
         ScenarioId::BurstThenDrip,
         ScenarioId::Manual,
         ScenarioId::Golden,
+        ScenarioId::SwcLate,
+        ScenarioId::SwcEarly,
+        ScenarioId::TenAtOnce,
+        ScenarioId::FloatEdge,
         ScenarioId::LabA,
         ScenarioId::LabB,
         ScenarioId::LabC,
@@ -99,11 +123,17 @@ impl ScenarioId {
     /// The name in JSON, links and the command line.
     pub const fn id(self) -> &'static str {
         match self {
+            ScenarioId::EdgeBurstDemo => "edge-burst-demo",
             ScenarioId::EdgeBurst => "edge-burst",
             ScenarioId::TwiceTheRate => "2x-rate",
+            ScenarioId::PerSecond => "per-second",
             ScenarioId::BurstThenDrip => "burst-then-drip",
             ScenarioId::Manual => "manual",
             ScenarioId::Golden => "golden",
+            ScenarioId::SwcLate => "swc-late",
+            ScenarioId::SwcEarly => "swc-early",
+            ScenarioId::TenAtOnce => "ten-at-once",
+            ScenarioId::FloatEdge => "float-edge",
             ScenarioId::LabA => "lab-a",
             ScenarioId::LabB => "lab-b",
             ScenarioId::LabC => "lab-c",
@@ -176,6 +206,15 @@ const _: () = {
 /// [`ScenarioId::ALL`]).
 pub const SCENARIOS: &[ScenarioInfo] = &[
     ScenarioInfo {
+        id: ScenarioId::EdgeBurstDemo,
+        title: "Edge burst (the demo article's)",
+        description: "The demo article's spacing: N over 0.8W to W, N over W to 1.2W; at 5 per 10 s the fixed window passes 10, the sliding log 5, the token bucket 6.",
+        overrides: BUDGET,
+        limit: 5,
+        period_ms: 10_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
         id: ScenarioId::EdgeBurst,
         title: "Edge burst",
         description: "A burst of 2N split around a window boundary: N in the last tenth of the first window, N in the first tenth of the next.",
@@ -188,6 +227,15 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         id: ScenarioId::TwiceTheRate,
         title: "2x rate",
         description: "A steady stream at twice the allowed rate for three windows.",
+        overrides: BUDGET,
+        limit: 5,
+        period_ms: 10_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: ScenarioId::PerSecond,
+        title: "One a second for a minute",
+        description: "One request every second for 60 s: at 5 per 10 s the windows pass 30, the token bucket 34.",
         overrides: BUDGET,
         limit: 5,
         period_ms: 10_000,
@@ -215,6 +263,42 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         id: ScenarioId::Golden,
         title: "The golden stream",
         description: "SPEC's twelve requests against 5 per 10 s, with the seven limiters of its golden table.",
+        overrides: LANES_ONLY,
+        limit: 5,
+        period_ms: 10_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: ScenarioId::SwcLate,
+        title: "Counter: previous window bunched late",
+        description: "Five requests at the end of a window, then a steady trickle: the sliding window counter underestimates and lets 9 through in 10 s against 5.",
+        overrides: LANES_ONLY,
+        limit: 5,
+        period_ms: 10_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: ScenarioId::SwcEarly,
+        title: "Counter: previous window bunched early",
+        description: "Five requests at the start of a window, then a few more: the sliding window counter overestimates and refuses requests the window has room for.",
+        overrides: LANES_ONLY,
+        limit: 5,
+        period_ms: 10_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: ScenarioId::TenAtOnce,
+        title: "N at once (nginx burst, nodelay, delay)",
+        description: "N requests at the same moment (10 against 10 per second): nginx's burst=5 admits 6, delayed, at once with nodelay, or partly delayed with delay=3.",
+        overrides: BUDGET,
+        limit: 10,
+        period_ms: 1_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: ScenarioId::FloatEdge,
+        title: "The float bucket's edge",
+        description: "The golden stream with its tenth request at 11.0 s, where the bucket holds exactly one token: a float bucket refuses, the exact bucket and GCRA allow.",
         overrides: LANES_ONLY,
         limit: 5,
         period_ms: 10_000,
@@ -361,7 +445,13 @@ pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimErro
     let seed = overrides.seed.unwrap_or(defaults::SEED);
     let mut sweep = None;
     let stream = match id {
+        ScenarioId::EdgeBurstDemo => crate::streams::edge_burst_demo(limit, period)?,
         ScenarioId::EdgeBurst => edge_burst(limit, period)?,
+        ScenarioId::PerSecond => crate::streams::per_second(),
+        ScenarioId::SwcLate => Stream::from_times(crate::streams::SWC_LATE),
+        ScenarioId::SwcEarly => Stream::from_times(crate::streams::SWC_EARLY),
+        ScenarioId::TenAtOnce => crate::streams::at_once(limit)?,
+        ScenarioId::FloatEdge => crate::streams::float_edge(),
         ScenarioId::TwiceTheRate => twice_the_rate(limit, period)?,
         ScenarioId::BurstThenDrip => burst_then_drip(limit, period)?,
         ScenarioId::Manual => Stream::new(),
@@ -399,6 +489,19 @@ pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimErro
         .stream()?,
         ScenarioId::Custom => overrides.requests.clone().unwrap_or_default(),
     };
+    // A long period stretches the parameterised streams past the last time the JSON
+    // format (and JavaScript) can hold; refuse it rather than run what cannot be
+    // exported.
+    if let Some(last) = stream.requests.last().filter(|r| r.t > MAX_TIME_MS) {
+        return Err(SimError::at(
+            "period_ms",
+            format_args!(
+                "{period} is too long for {}: its requests would run to {} ms (at most {MAX_TIME_MS})",
+                id.id(),
+                last.t
+            ),
+        ));
+    }
     let lanes = match &overrides.limiters {
         Some(l) => l.clone(),
         None => id.lanes(limit, period),
@@ -424,7 +527,31 @@ impl ScenarioId {
         let lane = |a| LaneSpec::simple(a, limit, period_ms);
         let per_minute = |a| LaneSpec::simple(a, 100, 60_000);
         match self {
-            ScenarioId::EdgeBurst => [FixedWindow, SlidingLog, TokenBucket].map(lane).to_vec(),
+            ScenarioId::EdgeBurst | ScenarioId::EdgeBurstDemo | ScenarioId::PerSecond => {
+                [FixedWindow, SlidingLog, TokenBucket].map(lane).to_vec()
+            }
+            ScenarioId::SwcLate | ScenarioId::SwcEarly => {
+                [SlidingWindowCounter, SlidingLog, FixedWindow]
+                    .map(|a| LaneSpec::simple(a, 5, 10_000))
+                    .to_vec()
+            }
+            ScenarioId::TenAtOnce => {
+                let nginx = || LaneSpec::simple(Nginx, limit, period_ms).with_burst(5);
+                let mut nodelay = nginx();
+                nodelay.params.nodelay = true;
+                let mut delay = nginx();
+                delay.params.delay = Some(3);
+                vec![
+                    nginx(),
+                    nodelay.with_id("nginx_nodelay"),
+                    delay.with_id("nginx_delay3"),
+                    LaneSpec::simple(LeakyQueue, limit, period_ms).with_burst(6),
+                    LaneSpec::simple(Gcra, limit, period_ms).with_burst(6),
+                ]
+            }
+            ScenarioId::FloatEdge => [TokenBucketF64, TokenBucket, Gcra]
+                .map(|a| LaneSpec::simple(a, 5, 10_000))
+                .to_vec(),
             ScenarioId::TwiceTheRate => [
                 FixedWindow,
                 SlidingLog,
@@ -458,21 +585,25 @@ impl ScenarioId {
             ]
             .map(|a| LaneSpec::simple(a, 5, 10_000))
             .to_vec(),
-            ScenarioId::LabA => [
+            // The labs run every limiter their tables in the article name.
+            ScenarioId::LabA | ScenarioId::LabE => [
                 FixedWindow,
                 FixedWindowAnchored,
                 SlidingLog,
                 SlidingWindowCounter,
                 TokenBucket,
+                Gcra,
+                LeakyQueue,
             ]
             .map(per_minute)
             .to_vec(),
-            ScenarioId::LabB | ScenarioId::LabE => [
+            ScenarioId::LabB => [
                 FixedWindow,
                 SlidingLog,
                 SlidingWindowCounter,
                 TokenBucket,
                 Gcra,
+                LeakyQueue,
             ]
             .map(per_minute)
             .to_vec(),
@@ -481,6 +612,7 @@ impl ScenarioId {
                 vec![
                     ten(TokenBucket).with_burst(1).with_id("token_bucket_b1"),
                     ten(TokenBucket).with_burst(20).with_id("token_bucket_b20"),
+                    ten(Gcra).with_burst(20).with_id("gcra_b20"),
                     ten(LeakyQueue).with_burst(12),
                     ten(Nginx).with_burst(11),
                 ]
@@ -623,7 +755,7 @@ mod tests {
         assert_eq!(ScenarioId::from_id(" golden"), None);
         assert_eq!(
             scenario_ids(),
-            "edge-burst, 2x-rate, burst-then-drip, manual, golden, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom"
+            "edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom"
         );
     }
 }

@@ -42,6 +42,22 @@ impl SweepSpec {
     }
 }
 
+impl SweepSpec {
+    /// The validated traffic of one level (`load` in thousandths of the limit).
+    pub fn traffic(&self, load: u32) -> Result<Poisson, SimError> {
+        let traffic = Poisson {
+            clients: self.clients,
+            load_permille: load,
+            limit: self.limit,
+            period_ms: self.period_ms,
+            duration_ms: self.duration_ms,
+            seed: self.seed,
+        };
+        traffic.validate()?;
+        Ok(traffic)
+    }
+}
+
 /// The sweep's result (`sweep` in the JSON output of lab D).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sweep {
@@ -106,15 +122,7 @@ pub fn sweep(spec: &SweepSpec) -> Result<Sweep, SimError> {
     let mut rows = Vec::with_capacity(spec.loads_permille.len());
     let (mut log, mut swc) = (log_proto.clone(), swc_proto.clone());
     for &load in &spec.loads_permille {
-        let traffic = Poisson {
-            clients: spec.clients,
-            load_permille: load,
-            limit: spec.limit,
-            period_ms: spec.period_ms,
-            duration_ms: spec.duration_ms,
-            seed: spec.seed,
-        };
-        traffic.validate()?;
+        let traffic = spec.traffic(load)?;
         let mut row = SweepRow {
             load: load_label(load),
             load_permille: load,

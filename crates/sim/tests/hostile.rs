@@ -230,7 +230,7 @@ fn piece() -> impl Strategy<Value = String> {
         6 => prop::sample::select(vec![
             "scenario", "limiters", "limit", "period", "window", "requests", "seed", "load",
             "clients", "duration", "t", "speed", "lang", "sel", "hl", "limit.0", "period.1",
-            "burst.2", "delay.3", "nodelay.4", "burst.6", "zzz", "limit.x", "bogus.1", "",
+            "burst.2", "delay.3", "nodelay.4", "burst.8", "zzz", "limit.x", "bogus.1", "",
         ])
         .prop_map(|k| format!("{k}=")),
         6 => prop::sample::select(vec![
@@ -285,7 +285,7 @@ fn state() -> impl Strategy<Value = Link> {
     (
         prop::sample::select(ScenarioId::ALL.to_vec()),
         prop::option::of((1u64..50, 1u64..100_000)),
-        prop::option::of(prop::collection::vec(lane(), 1..=6)),
+        prop::option::of(prop::collection::vec(lane(), 1..=8)),
         prop::option::of(1u64..100_000),
         (
             prop::option::of(0u64..1000),

@@ -60,7 +60,7 @@ proptest! {
     #[test]
     fn parsing_never_panics_and_round_trips(q in query()) {
         let (state, _) = parse(&q);
-        prop_assert!((1..=6).contains(&state.setup.lanes.len()));
+        prop_assert!((1..=ratelab_sim::share::MAX_PLAYGROUND_LANES).contains(&state.setup.lanes.len()));
         prop_assert!(state.setup.to_config().is_ok());
         let again = to_query(&state.setup, &state.view);
         let (back, notices) = parse(&again);

@@ -31,7 +31,7 @@ fn cases() -> Vec<(String, String)> {
         // Empty strings.
         ("limit=", "limit=: must be a whole number, got nothing; using the default".into()),
         ("period=", format!("period=: {}", dur(""))),
-        ("scenario=", "scenario=: unknown scenario (expected one of edge-burst, 2x-rate, burst-then-drip, manual, golden, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom); showing \"golden\"".into()),
+        ("scenario=", "scenario=: unknown scenario (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom); showing \"golden\"".into()),
         ("limiters=", "limiters=: no limiters given; showing the scenario's".into()),
         ("lang=", "lang=: must be one of en, vi; using the default".into()),
         // 10^20.
@@ -47,7 +47,7 @@ fn cases() -> Vec<(String, String)> {
         ("limiters=fixed_window,leaky_bucket", format!("limiters=fixed_window,leaky_bucket: unknown limiter leaky_bucket (expected {ALGORITHMS}); left out")),
         ("zzz=1", "zzz=1: unknown parameter; ignored".into()),
         ("burts.0=3", "burts.0=3: unknown parameter; ignored".into()),
-        ("limit.9=1", "limit.9=1: lane numbers run from 0 to 5; ignored".into()),
+        ("limit.9=1", "limit.9=1: lane numbers run from 0 to 7; ignored".into()),
         ("limit.3=1", "*.3=: there is no lane 3; ignored".into()),
         ("burst.0=2", "burst.0=2: fixed_window takes no burst (only the buckets, GCRA, the queue and nginx); ignored".into()),
         ("scenario=golden&seed=4", "seed=4: not used by scenario \"golden\"; ignored".into()),

@@ -134,7 +134,7 @@ pub enum Action {
     Edit(Field, String),
     /// nginx's `nodelay` on lane `j`.
     NoDelay(usize, bool),
-    /// Add a lane (up to six).
+    /// Add a lane (up to [`MAX_PLAYGROUND_LANES`]).
     Add(Algorithm),
     /// Remove lane `j` (down to three).
     Remove(usize),
@@ -701,6 +701,8 @@ mod tests {
             Algorithm::TokenBucketF64,
             Algorithm::Gcra,
             Algorithm::LeakyQueue,
+            Algorithm::FixedWindowAnchored,
+            Algorithm::SlidingLogLogsBlocked,
         ] {
             p.apply(Action::Add(a));
         }
@@ -828,6 +830,7 @@ mod tests {
         edit(&mut p, Field::Limit, "0");
         p.apply(Action::Scenario(ScenarioId::LabC));
         assert_eq!((p.now, p.errors.len()), (0, 0));
-        assert_eq!(p.sim().lanes().len(), 4);
+        // Lab C's table: two token buckets, GCRA, the leaky queue and nginx.
+        assert_eq!(p.sim().lanes().len(), 5);
     }
 }

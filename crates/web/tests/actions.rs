@@ -135,7 +135,7 @@ proptest! {
             }
             draw_everything(&p, width);
             prop_assert!(p.now <= p.end());
-            prop_assert!((1..=6).contains(&p.setup().lanes.len()));
+            prop_assert!((1..=ratelab_sim::share::MAX_PLAYGROUND_LANES).contains(&p.setup().lanes.len()));
         }
         // Whatever happened, the link it gives opens the same view.
         let q = p.query();

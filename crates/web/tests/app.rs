@@ -138,7 +138,13 @@ async fn choosing_a_scenario_and_limiters_renders_their_lanes() {
     settle().await;
     assert_eq!(
         lanes(&root),
-        ["token_bucket", "token_bucket", "leaky_queue", "nginx"]
+        [
+            "token_bucket",
+            "token_bucket",
+            "gcra",
+            "leaky_queue",
+            "nginx"
+        ]
     );
     change(&root, "scenario", "edge-burst").await;
     assert_eq!(
@@ -394,7 +400,10 @@ fn scenarios_lists_the_registry() {
     assert_eq!(list.length() as usize, ratelab_sim::SCENARIOS.len());
     let first = list.get(0);
     let id = js_sys::Reflect::get(&first, &"id".into()).unwrap();
-    assert_eq!(id.as_string().as_deref(), Some("edge-burst"));
+    assert_eq!(
+        id.as_string().as_deref(),
+        Some(ratelab_sim::SCENARIOS[0].id.id())
+    );
 }
 
 #[wasm_bindgen_test]

@@ -240,7 +240,7 @@ impl<'a> RequestOut<'a> {
 
 /// A limiter in the input format (also in the registry's output).
 #[derive(Serialize)]
-struct LimiterOut<'a> {
+pub(crate) struct LimiterOut<'a> {
     algorithm: &'static str,
     id: &'a str,
     limit: u64,

@@ -27,7 +27,7 @@
 //! | key | value | default |
 //! |---|---|---|
 //! | `scenario` | a [`ScenarioId`] | `golden` |
-//! | `limiters` | 1–6 algorithm ids, comma-separated | [`opening_lanes`] of the scenario |
+//! | `limiters` | 1–8 algorithm ids, comma-separated | [`opening_lanes`] of the scenario |
 //! | `limit`, `period` | the shared budget N per W, for every lane (and the stream of the parameterised scenarios) | the scenario's |
 //! | `limit.i`, `period.i`, `burst.i`, `delay.i`, `nodelay.i` | lane `i`'s own parameters (from 0); an empty `burst.i` / `delay.i` is the algorithm's default | the shared budget; core's defaults |
 //! | `window` | the yardstick window | each lane's period |
@@ -73,7 +73,7 @@ pub use values::{
 pub use write::{to_query, write_link, Written};
 
 /// The most lanes a playground shows at once.
-pub const MAX_PLAYGROUND_LANES: usize = 6;
+pub const MAX_PLAYGROUND_LANES: usize = 8;
 
 /// The clock speeds offered, in thousandths: 0.25x to 16x.
 pub const SPEEDS_PERMILLE: [u32; 7] = [250, 500, 1000, 2000, 4000, 8000, 16000];

@@ -77,7 +77,7 @@ fn lab_c_keeps_its_buckets() {
     let q = to_query(&s, &View::default());
     assert_eq!(
         q,
-        "scenario=lab-c&limiters=token_bucket,token_bucket,leaky_queue,nginx"
+        "scenario=lab-c&limiters=token_bucket,token_bucket,gcra,leaky_queue,nginx"
     );
     assert_eq!(parse(&q).0.setup, s.clone());
     assert_eq!(parse(&q).1, []);

@@ -507,7 +507,7 @@ pub fn check_share(query: &str) -> Result<(), String> {
     for (key, raw) in share::pairs(query) {
         let value = share::decode(&raw);
         if let Some((name, index)) = key.split_once('.') {
-            if share::parse_count(index, 5).is_err() {
+            if share::parse_count(index, share::MAX_PLAYGROUND_LANES as u64 - 1).is_err() {
                 bad_lane += 1;
             } else if !LANE_KEYS.contains(&name) {
                 unknown += 1;

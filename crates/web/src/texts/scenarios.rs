@@ -35,6 +35,42 @@ macro_rules! scenario {
 pub fn scenario_text(id: ScenarioId) -> &'static Tr<ScenarioText> {
     use ScenarioId::*;
     match id {
+        EdgeBurstDemo => scenario!(
+            "Edge burst (the demo article's)",
+            "The demo article's spacing: N over 0.8W to W, N over W to 1.2W; at 5 per 10 s the fixed window passes 10, the sliding log 5, the token bucket 6.",
+            "Dồn sát mép cửa sổ (của bài demo)",
+            "Cách rải của bài demo: N yêu cầu từ 0,8W tới W, N yêu cầu từ W tới 1,2W; với 5 mỗi 10 s cửa sổ cố định cho qua 10, cửa sổ trượt 5, xô token 6.",
+        ),
+        PerSecond => scenario!(
+            "One a second for a minute",
+            "One request every second for 60 s: at 5 per 10 s the windows pass 30, the token bucket 34.",
+            "Mỗi giây một request trong một phút",
+            "Mỗi giây một yêu cầu trong 60 s: với 5 mỗi 10 s các cửa sổ cho qua 30, xô token 34.",
+        ),
+        SwcLate => scenario!(
+            "Counter: previous window bunched late",
+            "Five requests at the end of a window, then a steady trickle: the sliding window counter underestimates and lets 9 through in 10 s against 5.",
+            "Bộ đếm: cửa sổ trước dồn về cuối",
+            "Năm yêu cầu ở cuối một cửa sổ, rồi một dòng đều: bộ đếm cửa sổ trượt ước lượng thấp và cho 9 yêu cầu qua trong 10 s với giới hạn 5.",
+        ),
+        SwcEarly => scenario!(
+            "Counter: previous window bunched early",
+            "Five requests at the start of a window, then a few more: the sliding window counter overestimates and refuses requests the window has room for.",
+            "Bộ đếm: cửa sổ trước dồn về đầu",
+            "Năm yêu cầu ở đầu một cửa sổ, rồi vài yêu cầu nữa: bộ đếm cửa sổ trượt ước lượng cao và từ chối những yêu cầu cửa sổ còn chỗ.",
+        ),
+        TenAtOnce => scenario!(
+            "N at once (nginx burst, nodelay, delay)",
+            "N requests at the same moment (10 against 10 per second): nginx's burst=5 admits 6, delayed, at once with nodelay, or partly delayed with delay=3.",
+            "N request cùng lúc (burst, nodelay, delay của nginx)",
+            "N yêu cầu cùng một lúc (10 với 10 mỗi giây): burst=5 của nginx nhận 6, bắt chờ, cho đi ngay với nodelay, hoặc chờ một phần với delay=3.",
+        ),
+        FloatEdge => scenario!(
+            "The float bucket's edge",
+            "The golden stream with its tenth request at 11.0 s, where the bucket holds exactly one token: a float bucket refuses, the exact bucket and GCRA allow.",
+            "Biên của xô số thực",
+            "Luồng mẫu với yêu cầu thứ mười lúc 11,0 s, khi xô còn đúng một token: xô số thực từ chối, xô chính xác và GCRA cho qua.",
+        ),
         EdgeBurst => scenario!(
             "Edge burst",
             "A burst of 2N split around a window boundary: N in the last tenth of the first window, N in the first tenth of the next.",

@@ -1,0 +1,175 @@
+//! `ratelab lessons` and `ratelab lesson ID [--json] [--lang en|vi]`: the guided
+//! path as text, each statement filled with the numbers the engine computed.
+
+use ratelab_sim::judge::Judged;
+use ratelab_sim::lesson::{lesson, lesson_ids, FactValue, Lang, LESSONS};
+
+use crate::labs::seconds;
+use crate::table::{render as table, Align};
+use crate::Failure;
+
+/// The list: id, group, title, steps.
+pub fn list(lang: Lang) -> String {
+    let t = lang.texts();
+    let rows: Vec<Vec<String>> = LESSONS
+        .iter()
+        .map(|l| {
+            vec![
+                l.id.to_string(),
+                t.or_key(l.group.text_key()),
+                t.or_key(&l.key("title")),
+                l.steps.len().to_string(),
+            ]
+        })
+        .collect();
+    table(
+        &["id", "group", "title", "steps"],
+        &[Align::Left, Align::Left, Align::Left, Align::Right],
+        &rows,
+    )
+}
+
+/// One lesson, run.
+pub fn show(id: &str, json: bool, lang: Lang) -> Result<String, Failure> {
+    let l = lesson(id).ok_or_else(|| {
+        Failure(format!(
+            "lesson: unknown lesson \"{id}\" (expected one of {})",
+            lesson_ids()
+        ))
+    })?;
+    let run = l.run(lang)?;
+    if json {
+        return Ok(run.to_json() + "\n");
+    }
+    let mut out = format!("{}\n{}\n", run.title, run.intro);
+    for s in &run.steps {
+        out.push_str(&format!(
+            "\n{}. {}\n   open:    ?{}\n   play to: {}{}\n   watch:   {}\n   proved:  {}\n",
+            s.index + 1,
+            s.title,
+            s.query,
+            seconds(s.play_to_ms),
+            s.select
+                .map_or(String::new(), |i| format!(", request #{i} selected")),
+            s.watch,
+            s.proved
+        ));
+        if let Some(j) = &s.judged {
+            out.push('\n');
+            out.push_str(&judged_table(j, lang));
+        }
+        if let Some(sw) = &s.report.sweep {
+            out.push('\n');
+            out.push_str(&crate::labs::sweep_table(sw));
+        }
+    }
+    Ok(out)
+}
+
+/// Lab D judged on its own history, the article's columns.
+pub fn judged_table(j: &Judged, lang: Lang) -> String {
+    let pct = |f| FactValue::Share(f).text(lang);
+    let mut out = format!(
+        "Judged on its own history ({} clients × {} min at {} per {}, seed {}): each decision of the sliding window counter against an exact count of what it had itself admitted in the last window:\n",
+        j.clients,
+        j.duration_ms / 60_000,
+        j.limit,
+        seconds(j.period_ms),
+        j.seed
+    );
+    let rows: Vec<Vec<String>> = j
+        .rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.load.clone(),
+                r.requests.to_string(),
+                pct(r.allowed_share()),
+                pct(r.wrong_allow_share()),
+                pct(r.wrong_block_share()),
+                FactValue::ApproxShare(r.mean_error()).text(lang),
+                r.worst_client_max.to_string(),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
+        &[
+            "load",
+            "requests",
+            "allowed",
+            "wrongly allowed",
+            "wrongly blocked",
+            "mean estimate error",
+            "worst client, most in one window",
+        ],
+        &crate::table::label_then_numbers(6),
+        &rows,
+    ));
+    out
+}
+
+/// A translation as text: the lane, what it admits, the notes, every tool's config.
+pub fn translation(t: &ratelab_sim::translate::Translation, lang: Lang) -> String {
+    let r = t.lane.resolved();
+    let mut out = format!(
+        "{}: {} per {}",
+        t.tool.name(),
+        r.limit,
+        seconds(r.period_ms)
+    );
+    out = format!(
+        "{out} as {}{}{}{}{}\n",
+        t.lane.algorithm.id(),
+        r.burst.map_or(String::new(), |b| format!(", burst {b}")),
+        r.delay
+            .filter(|&d| d > 0)
+            .map_or(String::new(), |d| format!(", delay {d}")),
+        if r.nodelay { ", nodelay" } else { "" },
+        if t.cost > 1 {
+            format!(", each request costs {}", t.cost)
+        } else {
+            String::new()
+        }
+    );
+    out.push_str(if t.exact {
+        "exact: decides as the tool does\n"
+    } else {
+        "close: same rate and burst, decided a little differently\n"
+    });
+    for n in &t.notes {
+        out.push_str(&format!("- {}\n", n.text(lang)));
+    }
+    out.push_str("\nThe same lane for each tool:\n");
+    for e in ratelab_sim::translate::export(&t.lane) {
+        let fit = match e.fit {
+            ratelab_sim::translate::Fit::Exact => "exact",
+            ratelab_sim::translate::Fit::Close => "close",
+            ratelab_sim::translate::Fit::None => "none",
+        };
+        out.push_str(&format!(
+            "\n{} ({fit}): {}\n",
+            e.tool.name(),
+            e.note.text(lang)
+        ));
+        if let Some(c) = e.config {
+            for line in c.lines() {
+                out.push_str(&format!("    {line}\n"));
+            }
+        }
+    }
+    out
+}
+
+/// The quiz as text.
+pub fn quiz(questions: &[ratelab_sim::quiz::Question]) -> String {
+    let mut out = String::new();
+    for (i, q) in questions.iter().enumerate() {
+        out.push_str(&format!("{}. {}\n", i + 1, q.question));
+        for (j, c) in q.choices.iter().enumerate() {
+            let mark = if j == q.correct { "*" } else { " " };
+            out.push_str(&format!("   {mark} {c}\n"));
+        }
+        out.push_str(&format!("   → {}\n\n", q.answer));
+    }
+    out
+}

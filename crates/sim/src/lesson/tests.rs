@@ -1,0 +1,295 @@
+use super::*;
+use crate::share::{parse, MAX_PLAYGROUND_LANES};
+use crate::texts::slots;
+
+fn number(run: &StepRun, name: &str) -> u64 {
+    run.fact(name)
+        .and_then(FactRun::number)
+        .unwrap_or_else(|| panic!("fact {name} is not a count"))
+}
+
+fn text(run: &StepRun, name: &str) -> String {
+    run.fact(name)
+        .map(|f| f.text.clone())
+        .unwrap_or_else(|| panic!("no fact {name}"))
+}
+
+/// Every lesson but lab D (whose sweep is checked once, below): it is slow in a
+/// debug build.
+fn quick() -> impl Iterator<Item = &'static Lesson> {
+    LESSONS.iter().filter(|l| l.id != "lab-d")
+}
+
+#[test]
+fn ids_are_unique_and_steps_fit_the_playground() {
+    for (i, l) in LESSONS.iter().enumerate() {
+        assert!(
+            LESSONS[..i].iter().all(|o| o.id != l.id),
+            "duplicate lesson {}",
+            l.id
+        );
+        assert!(!l.steps.is_empty(), "{} has no steps", l.id);
+        for (j, s) in l.steps.iter().enumerate() {
+            assert!(
+                (2..=MAX_PLAYGROUND_LANES).contains(&s.lanes.len()),
+                "{} step {j}: {} lanes",
+                l.id,
+                s.lanes.len()
+            );
+            if let Some(f) = s.focus {
+                assert!(f < s.lanes.len(), "{} step {j}: focus out of range", l.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_text_exists_in_both_languages_and_every_fact_is_used() {
+    for l in LESSONS {
+        for lang in Lang::ALL {
+            let t = lang.texts();
+            for part in ["title", "intro"] {
+                assert!(
+                    t.get(&l.key(part)).is_some(),
+                    "{}: no {}",
+                    lang.id(),
+                    l.key(part)
+                );
+            }
+            for (i, s) in l.steps.iter().enumerate() {
+                let mut used = Vec::new();
+                for part in ["title", "watch", "proved"] {
+                    let key = l.key(&format!("{i}.{part}"));
+                    let text = t
+                        .get(&key)
+                        .unwrap_or_else(|| panic!("{}: no {key}", lang.id()));
+                    for slot in slots(text) {
+                        assert!(
+                            s.facts.iter().any(|f| f.name == slot),
+                            "{}: {key} uses {{{slot}}}, which the step does not compute",
+                            lang.id()
+                        );
+                        used.push(slot.to_string());
+                    }
+                }
+                for f in s.facts {
+                    assert!(
+                        used.iter().any(|u| u == f.name),
+                        "{}: {} step {i} computes {} but no text shows it",
+                        lang.id(),
+                        l.id,
+                        f.name
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn no_proved_text_types_a_number_in() {
+    for l in LESSONS {
+        for lang in Lang::ALL {
+            for i in 0..l.steps.len() {
+                let key = l.key(&format!("{i}.proved"));
+                let text = lang.texts().get(&key).unwrap_or_default();
+                let mut outside = String::new();
+                let mut depth = 0;
+                for c in text.chars() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        _ if depth == 0 => outside.push(c),
+                        _ => {}
+                    }
+                }
+                assert!(
+                    !outside.chars().any(|c| c.is_ascii_digit()),
+                    "{}: {key} types a digit outside its slots: {outside}",
+                    lang.id()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_step_opens_from_its_link_as_the_cli_runs_it() {
+    for l in LESSONS {
+        for (i, s) in l.steps.iter().enumerate() {
+            let state = s.link();
+            let query = state.to_query();
+            let (back, notices) = parse(&query);
+            assert!(
+                notices.is_empty(),
+                "{} step {i}: {query}: {notices:?}",
+                l.id
+            );
+            assert_eq!(back, state, "{} step {i}: {query}", l.id);
+            let (a, b) = (s.config().unwrap(), back.setup.to_config().unwrap());
+            assert_eq!(a.stream, b.stream, "{} step {i}", l.id);
+            assert_eq!(a.lanes, b.lanes, "{} step {i}", l.id);
+        }
+    }
+}
+
+#[test]
+fn every_lesson_runs_in_both_languages() {
+    for l in quick() {
+        for lang in Lang::ALL {
+            let r = l
+                .run(lang)
+                .unwrap_or_else(|e| panic!("{} ({}): {e}", l.id, lang.id()));
+            for s in &r.steps {
+                assert!(!s.proved.contains('['), "{}: {}", l.id, s.proved);
+                assert!(!s.proved.contains('{'), "{}: {}", l.id, s.proved);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_demo_articles_published_counts() {
+    let edge = lesson("edge").unwrap().run(Lang::En).unwrap();
+    let s = &edge.steps[0];
+    assert_eq!(
+        (number(s, "fw"), number(s, "sl"), number(s, "tb")),
+        (10, 5, 6)
+    );
+    // The request at 10 s found exactly one token (the exact bucket allows it).
+    assert_eq!(text(s, "tb_edge"), "1");
+    // The playground's own edge burst: the bucket passes one fewer.
+    let own = &edge.steps[1];
+    assert_eq!(number(own, "tb"), 5);
+    assert_eq!(text(own, "tb_last"), "0.9");
+
+    let minute = lesson("minute").unwrap().run(Lang::En).unwrap();
+    let s = &minute.steps[0];
+    assert_eq!(
+        (number(s, "fw"), number(s, "sl"), number(s, "tb")),
+        (30, 30, 34)
+    );
+    assert_eq!(text(s, "per"), "2 s");
+
+    let drip = lesson("drip").unwrap().run(Lang::En).unwrap();
+    let s = &drip.steps[0];
+    assert_eq!((number(s, "drips"), number(s, "tb_drip")), (9, 9));
+    assert_eq!(number(s, "sl_refused"), 2);
+    assert_eq!(text(s, "sl_first"), "12 s");
+}
+
+#[test]
+fn the_golden_walk_matches_the_trace_tables() {
+    let g = lesson("golden").unwrap().run(Lang::En).unwrap();
+    let all = &g.steps[7];
+    let passed: Vec<u64> = ["fw", "an", "sl", "swc", "tb", "lq", "gcra"]
+        .iter()
+        .map(|n| number(all, n))
+        .collect();
+    assert_eq!(passed, [10, 7, 7, 8, 10, 11, 10]);
+    assert_eq!(text(all, "lq_wait"), "9.8 s");
+    assert_eq!(text(&g.steps[0], "max"), "9");
+    assert_eq!(text(&g.steps[3], "est"), "4.95");
+    assert_eq!(number(&g.steps[3], "own"), 5);
+    assert_eq!(text(&g.steps[4], "tok104"), "0.7");
+    assert_eq!(text(&g.steps[4], "retry"), "0.6 s");
+    assert_eq!(text(&g.steps[4], "bound"), "10");
+    assert_eq!(text(&g.steps[5], "w112"), "9.8 s");
+    assert_eq!(text(&g.steps[6], "ahead"), "8.6 s");
+    assert_eq!(text(&g.steps[6], "tau"), "8 s");
+    assert_eq!(text(&g.steps[6], "tok"), text(&g.steps[6], "tb_tok"));
+    assert_eq!(text(&g.steps[6], "retry"), "0.6 s");
+    // Vietnamese writes decimals with a comma.
+    let vi = lesson("golden").unwrap().run(Lang::Vi).unwrap();
+    assert_eq!(text(&vi.steps[3], "est"), "4,95");
+    assert!(vi.steps[3].proved.contains("4,95"));
+}
+
+#[test]
+fn the_traces_of_section_three() {
+    let logs = lesson("logs-denials").unwrap().run(Lang::En).unwrap();
+    let s = &logs.steps[0];
+    assert_eq!((number(s, "ok15"), number(s, "bad15")), (10, 5));
+    assert_eq!((number(s, "ok"), number(s, "bad")), (30, 5));
+    assert_eq!(number(s, "len"), 10);
+
+    let late = lesson("swc-late").unwrap().run(Lang::En).unwrap();
+    let s = &late.steps[0];
+    assert_eq!((number(s, "passed"), number(s, "max")), (9, 9));
+    assert_eq!(number(s, "wrong"), 4);
+    assert_eq!((text(s, "est12"), number(s, "own12")), ("4".into(), 5));
+    assert_eq!((text(s, "est17"), number(s, "own17")), ("4.5".into(), 8));
+
+    let early = lesson("swc-early").unwrap().run(Lang::En).unwrap();
+    let s = &early.steps[0];
+    assert_eq!(number(s, "wrong"), 2);
+    assert_eq!((text(s, "est13"), number(s, "own13")), ("5.5".into(), 2));
+    assert_eq!(text(s, "est16"), "4");
+
+    let nginx = lesson("nginx").unwrap().run(Lang::En).unwrap();
+    let s = &nginx.steps[0];
+    assert_eq!(number(s, "passed"), 6);
+    assert_eq!(text(s, "w0"), "0 100 200 300 400 500 ✗ ✗ ✗ ✗");
+    assert_eq!(text(s, "w0"), text(s, "w3"));
+    assert_eq!(text(s, "w1"), "0 0 0 0 0 0 ✗ ✗ ✗ ✗");
+    assert_eq!(text(s, "w1"), text(s, "w4"));
+    assert_eq!(text(s, "w2"), "0 0 0 0 100 200 ✗ ✗ ✗ ✗");
+    assert_eq!(number(s, "free"), 4);
+
+    let float = lesson("float").unwrap().run(Lang::En).unwrap();
+    let s = &float.steps[0];
+    assert_eq!(text(s, "ftok"), "0.9999999999999999");
+    assert_eq!(text(s, "etok"), "1");
+    assert_eq!(
+        (text(s, "ahead"), text(s, "tau")),
+        ("8 s".into(), "8 s".into())
+    );
+    assert_eq!(number(s, "e"), number(s, "f") + 1);
+}
+
+#[test]
+fn the_labs_publish_the_articles_numbers() {
+    let a = lesson("lab-a").unwrap().run(Lang::En).unwrap();
+    let s = &a.steps[0];
+    assert_eq!((number(s, "fw"), number(s, "an")), (199, 199));
+    assert_eq!((number(s, "tb"), number(s, "gcra")), (104, 104));
+    assert_eq!(number(s, "sl"), 100);
+
+    let b = lesson("lab-b").unwrap().run(Lang::En).unwrap();
+    let s = &b.steps[0];
+    assert_eq!(text(s, "fw_h"), "34 33 33 0 0 0");
+    assert_eq!(text(s, "sl_h"), "34 33 33 0 0 0");
+    assert_eq!((number(s, "tb"), number(s, "gcra")), (399, 399));
+    assert_eq!(number(s, "tb_first"), 199);
+    assert_eq!(text(s, "bound"), "200");
+
+    let c = lesson("lab-c").unwrap().run(Lang::En).unwrap();
+    let s = &c.steps[0];
+    assert_eq!((number(s, "b1_blocked"), number(s, "b20_blocked")), (11, 0));
+    assert_eq!(number(s, "gcra"), 12);
+
+    let e = lesson("lab-e").unwrap().run(Lang::En).unwrap();
+    let s = &e.steps[0];
+    let maxima: Vec<u64> = ["fw", "an", "sl", "swc", "tb"]
+        .iter()
+        .map(|n| number(s, n))
+        .collect();
+    assert_eq!(maxima, [200, 100, 100, 200, 199]);
+    assert_eq!((number(s, "fw_1s"), number(s, "swc_1s")), (109, 102));
+    assert_eq!(
+        (number(s, "tb_passed"), number(s, "gcra_passed")),
+        (300, 300)
+    );
+}
+
+#[test]
+fn lab_d_states_both_tables() {
+    let d = lesson("lab-d").unwrap().run(Lang::En).unwrap();
+    let s = &d.steps[0];
+    let judged = s.judged.as_ref().expect("lab D judges the counter");
+    let sweep = s.report.sweep.as_ref().expect("and runs the sweep");
+    assert_eq!(judged.rows.len(), sweep.rows.len());
+    assert_eq!(text(s, "wa0"), "0\u{a0}%");
+    assert!(number(s, "worst") > 100);
+    assert!(s.proved.contains(&text(s, "wa2")));
+}
