@@ -5,6 +5,7 @@ use ratelab_core::{AnyLimiter, Explanation, Keyed, Limiter, Ms};
 use crate::config::{Config, LaneSpec, ResolvedParams};
 use crate::error::SimError;
 use crate::scenario::ScenarioId;
+use crate::service::{run_services, ServiceReport};
 use crate::stream::{Request, Stream};
 use crate::sweep::{sweep, Sweep};
 use crate::yardstick::{Meter, Yardstick};
@@ -21,6 +22,8 @@ pub struct Report {
     pub request_count: usize,
     /// Lab D's sweep (absent otherwise).
     pub sweep: Option<Sweep>,
+    /// A service run's lanes (absent otherwise; `results` is then empty).
+    pub services: Option<Vec<ServiceReport>>,
 }
 
 /// One lane's result: its decisions and its yardstick.
@@ -73,6 +76,16 @@ impl LaneReport {
 /// Runs every lane over the stream (validating the config first) and, for lab D, the
 /// sweep.
 pub fn run(config: &Config) -> Result<Report, SimError> {
+    if let Some(services) = &config.services {
+        config.validate()?;
+        return Ok(Report {
+            results: Vec::new(),
+            scenario: config.scenario,
+            request_count: 0,
+            sweep: None,
+            services: Some(run_services(services)?),
+        });
+    }
     let mut report = run_with(config, |j, lane, stream| {
         let proto = lane
             .build()
@@ -116,6 +129,13 @@ pub fn run_with<E: From<SimError>>(
     mut decide: impl FnMut(usize, &LaneSpec, &Stream) -> Result<Vec<Decided>, E>,
 ) -> Result<Report, E> {
     config.validate()?;
+    if config.services.is_some() {
+        return Err(SimError::at(
+            "services",
+            "a service run is decided by the engine alone (it has no stream to hand out)",
+        )
+        .into());
+    }
     let stream = &config.stream;
     let mut results = Vec::with_capacity(config.lanes.len());
     for (j, lane) in config.lanes.iter().enumerate() {
@@ -154,6 +174,7 @@ pub fn run_with<E: From<SimError>>(
         scenario: config.scenario,
         request_count: stream.requests.len(),
         sweep: None,
+        services: None,
     })
 }
 
@@ -185,6 +206,12 @@ pub struct TraceRow {
 /// command line and for small streams: it keeps an explanation per request and lane.
 pub fn trace(config: &Config) -> Result<Vec<LaneTrace>, SimError> {
     config.validate()?;
+    if config.services.is_some() {
+        return Err(SimError::at(
+            "services",
+            "a service run has no per-limiter trace (simulate prints its attempts)",
+        ));
+    }
     let stream = &config.stream;
     let mut out = Vec::with_capacity(config.lanes.len());
     for (j, lane) in config.lanes.iter().enumerate() {

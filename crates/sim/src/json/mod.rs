@@ -22,6 +22,7 @@
 //!    be added, never reordered or renamed).
 
 mod read;
+mod service;
 mod write;
 
 use crate::config::Config;

@@ -8,7 +8,10 @@ use serde::{Serialize, Serializer};
 
 use crate::config::{Config, LaneSpec, ResolvedParams};
 use crate::run::{LaneReport, Report};
-use crate::scenario::{ScenarioId, SCENARIOS};
+use crate::scenario::{defaults, ScenarioId, SCENARIOS};
+use crate::service::{service_scenario, ServiceSpec};
+
+use super::service::{ServiceReportOut, ServiceSpecOut};
 use crate::stream::{Request, Stream};
 use crate::sweep::{Sweep, SweepRow};
 use crate::yardstick::Yardstick;
@@ -36,6 +39,8 @@ struct ReportOut<'a> {
     request_count: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     sweep: Option<&'a Sweep>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    services: Option<Vec<ServiceReportOut<'a>>>,
 }
 
 #[derive(Serialize)]
@@ -61,6 +66,10 @@ impl Serialize for Report {
             scenario: self.scenario,
             request_count: self.request_count,
             sweep: self.sweep.as_ref(),
+            services: self
+                .services
+                .as_ref()
+                .map(|v| v.iter().map(ServiceReportOut::from).collect()),
         }
         .serialize(s)
     }
@@ -238,9 +247,10 @@ impl<'a> RequestOut<'a> {
     }
 }
 
-/// A limiter in the input format (also in the registry's output).
+/// A limiter in the input format (also in the registry's output, and in a
+/// service's limits).
 #[derive(Serialize)]
-struct LimiterOut<'a> {
+pub(super) struct LimiterOut<'a> {
     algorithm: &'static str,
     id: &'a str,
     limit: u64,
@@ -267,8 +277,19 @@ impl<'a> From<&'a LaneSpec> for LimiterOut<'a> {
     }
 }
 
+/// A service run in the input format.
+#[derive(Serialize)]
+struct ServicesOut<'a> {
+    services: Vec<ServiceSpecOut<'a>>,
+}
+
 /// See [`Config::to_json`].
 pub(crate) fn config(config: &Config) -> String {
+    if let Some(services) = &config.services {
+        return to_string(&ServicesOut {
+            services: services.iter().map(ServiceSpecOut::new).collect(),
+        });
+    }
     let requests: Vec<RequestOut<'_>> = config
         .stream
         .requests
@@ -295,6 +316,8 @@ struct ScenarioOut<'a> {
     period_ms: u64,
     window_ms: Option<u64>,
     limiters: Vec<LimiterOut<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    services: Vec<ServiceSpecOut<'a>>,
 }
 
 /// The registry as JSON: `[{"id", "title", "description", "overrides", "limit",
@@ -305,10 +328,14 @@ pub fn scenarios_json() -> String {
         .iter()
         .map(|s| s.id.lanes(s.limit, s.period_ms))
         .collect();
+    let services: Vec<Vec<ServiceSpec>> = SCENARIOS
+        .iter()
+        .map(|s| service_scenario(s.id, defaults::SEED).unwrap_or_default())
+        .collect();
     let out: Vec<ScenarioOut<'_>> = SCENARIOS
         .iter()
-        .zip(&lanes)
-        .map(|(s, l)| ScenarioOut {
+        .zip(lanes.iter().zip(&services))
+        .map(|(s, (l, v))| ScenarioOut {
             id: s.id.id(),
             title: s.title,
             description: s.description,
@@ -317,6 +344,7 @@ pub fn scenarios_json() -> String {
             period_ms: s.period_ms,
             window_ms: s.window_ms,
             limiters: l.iter().map(LimiterOut::from).collect(),
+            services: v.iter().map(ServiceSpecOut::new).collect(),
         })
         .collect();
     to_string(&out)

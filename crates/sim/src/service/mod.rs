@@ -51,9 +51,7 @@ pub use metrics::{
     ClientStats, DeniedBy, Goodput, InstanceStats, PerSecond, Percentiles, RouteStats,
     ServiceYardstick, PER_SECOND_MAX_BUCKETS,
 };
-pub use scenarios::{
-    service_scenario, service_scenario_info, ServiceScenarioInfo, SERVICE_SCENARIOS,
-};
+pub use scenarios::service_scenario;
 pub use spec::{
     Backoff, Balancing, ClientSpec, Demand, KeyMode, LimitSpec, OnOutage, RetryPolicy, Route,
     ServiceSpec, Span, Store, MAX_ATTEMPTS, MAX_CLIENTS, MAX_DEMAND_PARTS, MAX_INSTANCES,
@@ -74,6 +72,16 @@ pub fn run_services(specs: &[ServiceSpec]) -> Result<Vec<ServiceReport>, SimErro
         .enumerate()
         .map(|(i, s)| run_service(s, &format!("services[{i}]")))
         .collect()
+}
+
+/// Checks a service run: one to [`MAX_SERVICES`] services with distinct ids, each
+/// valid (errors name `services[i]`).
+pub fn validate_all(specs: &[ServiceSpec]) -> Result<(), SimError> {
+    check_ids(specs)?;
+    for (i, s) in specs.iter().enumerate() {
+        s.validate(&format!("services[{i}]"))?;
+    }
+    Ok(())
 }
 
 /// One to [`MAX_SERVICES`] services with distinct ids.
