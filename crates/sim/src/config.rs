@@ -138,6 +138,9 @@ impl Config {
     /// and no request costing more than a lane could ever allow.
     pub fn validate(&self) -> Result<(), SimError> {
         if let Some(services) = &self.services {
+            if !cfg!(feature = "services") {
+                return Err(crate::service::left_out("services"));
+            }
             return crate::service::validate_all(services);
         }
         self.stream.validate()?;

@@ -77,6 +77,9 @@ impl LaneReport {
 /// sweep.
 pub fn run(config: &Config) -> Result<Report, SimError> {
     if let Some(services) = &config.services {
+        if !cfg!(feature = "services") {
+            return Err(crate::service::left_out("services"));
+        }
         config.validate()?;
         return Ok(Report {
             results: Vec::new(),

@@ -503,7 +503,15 @@ pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimErro
         _ => Stream::new(),
     };
     // A service scenario's lanes are the variants of its service, not limiters.
-    let services = crate::service::service_scenario(id, seed);
+    if id.is_service() && !cfg!(feature = "services") {
+        return Err(crate::service::left_out("scenario"));
+    }
+    // (A constant test, so that a build without the model links none of it.)
+    let services = if cfg!(feature = "services") {
+        crate::service::service_scenario(id, seed)
+    } else {
+        None
+    };
     let lanes = match &overrides.limiters {
         Some(l) if services.is_none() => l.clone(),
         _ => id.lanes(limit, period),

@@ -47,6 +47,98 @@ export interface LimiterInput {
   nodelay?: boolean;
 }
 
+/** The input of `simulate`: explicit requests and limiters, or a scenario (a service run too, in a build with the service model). */
+export interface SimulateConfig {
+  requests?: RequestInput[];
+  limiters?: LimiterInput[];
+  window_ms?: number;
+  scenario?: string;
+  limit?: number;
+  period_ms?: number;
+  seed?: number;
+  load?: number;
+  clients?: number;
+  duration_ms?: number;
+}
+
+/** One limiter's result. */
+export interface LaneResult {
+  id: string;
+  algorithm: string;
+  params: { limit: number; period_ms: number; burst: number | null; delay: number | null; nodelay: boolean };
+  allowed: boolean[];
+  wait_ms: (number | null)[];
+  passed: number;
+  blocked: number;
+  max_in_window: number;
+  window_ms: number;
+  max_in_1s: number;
+  max_in_window_departures: number | null;
+  longest_wait_ms: number;
+  histogram_10s: number[];
+  keys: number;
+  state_numbers: number;
+}
+
+/** The output of `simulate` (the command line's `ratelab simulate`). */
+export interface SimulateReport {
+  results: LaneResult[];
+  scenario: string | null;
+  request_count: number;
+  sweep?: {
+    baseline: string; candidate: string; limit: number; period_ms: number;
+    clients: number; duration_ms: number; seed: number;
+    rows: { load: string; load_permille: number; requests: number; baseline_allowed: number;
+            candidate_allowed: number; wrong_allows: number; wrong_blocks: number }[];
+  };
+}
+
+/** A scenario of the registry. */
+export interface ScenarioInfo {
+  id: string;
+  title: string;
+  description: string;
+  overrides: string[];
+  limit: number;
+  period_ms: number;
+  window_ms: number | null;
+  limiters: LimiterInput[];
+}
+
+/**
+ * Options of `mount` (and attributes of `<rate-limit-playground>`): the URL
+ * parameters of the playground, plus `compact`.
+ */
+export interface MountOptions {
+  scenario?: string;
+  /** Comma-separated algorithm ids, or an array of them (1 to 6). */
+  limiters?: string | string[];
+  limit?: number | string;
+  /** A duration: "10s", "500ms", "1m", or a number of ms. */
+  period?: number | string;
+  window?: number | string;
+  requests?: string;
+  seed?: number | string;
+  load?: number | string;
+  clients?: number | string;
+  duration?: number | string;
+  t?: number | string;
+  speed?: number | string;
+  lang?: "en" | "vi";
+  hl?: boolean;
+  /** Lanes, clock and yardstick only. */
+  compact?: boolean;
+  /** Lane i's own parameters: "burst.1", "delay.2", "nodelay.2", "limit.0", "period.0". */
+  [lane_param: string]: unknown;
+}
+"#;
+
+/// The service model's types, in a build that runs it (the `services` feature; the
+/// playground's bundle leaves it out for its size budget). They extend the
+/// interfaces above by declaration merging.
+#[cfg(feature = "services")]
+#[wasm_bindgen(typescript_custom_section)]
+const SERVICE_TYPES: &str = r#"
 /** When a client sends first tries (retries come on top). */
 export type DemandInput =
   | { kind: "poisson"; rate: number; per_ms?: number; from_ms?: number; until_ms?: number }
@@ -132,94 +224,18 @@ export interface ServiceResult {
   };
 }
 
-/** The input of `simulate`: explicit requests and limiters, a service run, or a scenario. */
 export interface SimulateConfig {
-  requests?: RequestInput[];
-  limiters?: LimiterInput[];
-  window_ms?: number;
-  scenario?: string;
-  limit?: number;
-  period_ms?: number;
-  seed?: number;
-  load?: number;
-  clients?: number;
-  duration_ms?: number;
   services?: ServiceInput[];
 }
 
-/** One limiter's result. */
-export interface LaneResult {
-  id: string;
-  algorithm: string;
-  params: { limit: number; period_ms: number; burst: number | null; delay: number | null; nodelay: boolean };
-  allowed: boolean[];
-  wait_ms: (number | null)[];
-  passed: number;
-  blocked: number;
-  max_in_window: number;
-  window_ms: number;
-  max_in_1s: number;
-  max_in_window_departures: number | null;
-  longest_wait_ms: number;
-  histogram_10s: number[];
-  keys: number;
-  state_numbers: number;
-}
-
-/** The output of `simulate` (the command line's `ratelab simulate`). */
 export interface SimulateReport {
-  results: LaneResult[];
-  scenario: string | null;
-  request_count: number;
-  sweep?: {
-    baseline: string; candidate: string; limit: number; period_ms: number;
-    clients: number; duration_ms: number; seed: number;
-    rows: { load: string; load_permille: number; requests: number; baseline_allowed: number;
-            candidate_allowed: number; wrong_allows: number; wrong_blocks: number }[];
-  };
   /** A service run's lanes (`results` is then empty). */
   services?: ServiceResult[];
 }
 
-/** A scenario of the registry. */
 export interface ScenarioInfo {
-  id: string;
-  title: string;
-  description: string;
-  overrides: string[];
-  limit: number;
-  period_ms: number;
-  window_ms: number | null;
-  limiters: LimiterInput[];
   /** A service scenario's lanes, in the input format. */
   services?: ServiceInput[];
-}
-
-/**
- * Options of `mount` (and attributes of `<rate-limit-playground>`): the URL
- * parameters of the playground, plus `compact`.
- */
-export interface MountOptions {
-  scenario?: string;
-  /** Comma-separated algorithm ids, or an array of them (1 to 6). */
-  limiters?: string | string[];
-  limit?: number | string;
-  /** A duration: "10s", "500ms", "1m", or a number of ms. */
-  period?: number | string;
-  window?: number | string;
-  requests?: string;
-  seed?: number | string;
-  load?: number | string;
-  clients?: number | string;
-  duration?: number | string;
-  t?: number | string;
-  speed?: number | string;
-  lang?: "en" | "vi";
-  hl?: boolean;
-  /** Lanes, clock and yardstick only. */
-  compact?: boolean;
-  /** Lane i's own parameters: "burst.1", "delay.2", "nodelay.2", "limit.0", "period.0". */
-  [lane_param: string]: unknown;
 }
 "#;
 

@@ -88,6 +88,9 @@ fn explicit(obj: &Map<String, Value>) -> Result<Config, SimError> {
                 ));
             }
         }
+        if !cfg!(feature = "services") {
+            return Err(crate::service::left_out("services"));
+        }
         let config = Config::services(super::service::services_from(services)?);
         config.validate()?;
         return Ok(config);

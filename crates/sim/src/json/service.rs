@@ -10,6 +10,10 @@
 //! store, no outages, `fail_open`; `duration_ms` 60 000; `seed` 1; `window_ms` the
 //! first limit's period. A client with `count: n` stands for n clients named
 //! `name-0` … `name-(n−1)`, each drawing its own demand.
+//!
+//! Without the `services` feature the writers are not used (nothing writes a
+//! service), and the reader is behind a refusal.
+#![cfg_attr(not(feature = "services"), allow(dead_code))]
 
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};

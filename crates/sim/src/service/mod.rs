@@ -61,6 +61,17 @@ pub use timeline::{ServiceTimeline, ServiceTimelineLimits};
 
 use crate::error::SimError;
 
+/// The refusal of a build without the `services` feature, at `path`. Callers test
+/// `cfg!(feature = "services")` themselves, right before what they guard: a
+/// constant branch, so that without the feature nothing behind it is linked (a
+/// helper returning `Result` was not folded away).
+pub(crate) fn left_out(path: &str) -> SimError {
+    SimError::at(
+        path,
+        "this build leaves the service model out (the playground's bundle, for its size budget); the command line and the native library run it",
+    )
+}
+
 /// The most services (variants) one run compares.
 pub const MAX_SERVICES: usize = 8;
 
