@@ -95,7 +95,8 @@ pub fn seconds(ms: u64) -> String {
 }
 
 /// passed / blocked / maxima per lane; `span` adds "allowed in [from, to)".
-fn summary(report: &Report, span: Option<(u64, u64, &Config)>) -> String {
+/// The yardstick of each limiter lane (and, for lab A, what it allowed in `span`).
+pub fn summary(report: &Report, span: Option<(u64, u64, &Config)>) -> String {
     let window = report.results.first().map_or(0, |l| l.yardstick.window_ms);
     let in_window = format!("max in {}", seconds(window));
     let mut header = vec![

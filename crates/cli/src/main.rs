@@ -1,7 +1,7 @@
 //! `ratelab`: the command line over ratelab-sim's JSON format.
 //!
 //! ```text
-//! ratelab simulate [FILE|-]                 JSON in, JSON out
+//! ratelab simulate [FILE|-] [--table]       JSON in, JSON out (or a text table)
 //! ratelab trace [FILE|-] [--limiter ID]...  a trace table per limiter
 //! ratelab respond [FILE|-] --at T [--key K] [--limiter ID]...
 //!                                           each limiter's response at T
@@ -26,6 +26,7 @@ mod labs;
 mod lessons;
 mod redis;
 mod respond;
+mod service;
 mod table;
 mod trace;
 
@@ -34,13 +35,14 @@ use std::io::{Read, Write};
 use ratelab_sim::text::sanitize;
 use std::process::ExitCode;
 
-use ratelab_sim::{simulate_json, Config};
+use ratelab_sim::{run, simulate_json, Config};
 
 const USAGE: &str = "\
 ratelab: rate limiters on a virtual clock
 
 usage:
-  ratelab simulate [FILE|-]                 run a JSON config, print the JSON report
+  ratelab simulate [FILE|-] [--table]       run a JSON config, print the JSON report
+                                            (--table: the yardstick as a text table)
   ratelab trace [FILE|-] [--limiter ID]...  print each limiter's decisions as a trace table
   ratelab respond [FILE|-] --at T [--key K] [--limiter ID]...
                                             print the response each limiter would send a
@@ -144,11 +146,22 @@ fn command(args: &[String]) -> Result<String, Failure> {
         "-V" | "--version" => Ok(format!("ratelab {}\n", env!("CARGO_PKG_VERSION"))),
         "simulate" => {
             let (file, flags) = split_file(rest, &[])?;
-            if let Some(flag) = flags.first() {
-                return Err(Failure(format!("simulate: unknown option {flag}")));
+            let mut as_table = false;
+            for flag in &flags {
+                match flag.as_str() {
+                    "--table" | "-t" => as_table = true,
+                    other => return Err(Failure(format!("simulate: unknown option {other}"))),
+                }
             }
             let input = read_input(file)?;
-            Ok(simulate_json(&input)? + "\n")
+            if !as_table {
+                return Ok(simulate_json(&input)? + "\n");
+            }
+            let report = run(&Config::from_json(&input)?)?;
+            Ok(match &report.services {
+                Some(services) => service::render(services),
+                None => labs::summary(&report, None),
+            })
         }
         "trace" => {
             let (file, flags) = split_file(rest, &["--limiter", "-l"])?;

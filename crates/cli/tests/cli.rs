@@ -305,3 +305,58 @@ fn the_quiz_is_answered_by_the_engine() {
         "10"
     );
 }
+
+#[test]
+fn simulate_runs_the_service_scenarios_as_json_and_as_a_table() {
+    // JSON: the library's bytes, with a lane per variant.
+    let input = r#"{"scenario": "instances"}"#;
+    let out = stdout(&ratelab(&["simulate"], Some(input)));
+    assert_eq!(out, ratelab_sim::simulate_json(input).unwrap() + "\n");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let services = report["services"].as_array().unwrap();
+    let real: Vec<&Value> = services
+        .iter()
+        .map(|s| &s["yardstick"]["max_in_window"])
+        .collect();
+    // Three instances counting alone let 30 through in a second; one store, 10.
+    assert_eq!(real, [&Value::from(30), &Value::from(30), &Value::from(10)]);
+
+    // The table: a row per variant, then each client's 429 rate per variant.
+    let table = stdout(&ratelab(
+        &["simulate", "--table"],
+        Some(r#"{"scenario": "retry-storm"}"#),
+    ));
+    let rows: Vec<&str> = table.lines().collect();
+    assert!(
+        rows[0].starts_with("service") && rows[0].contains("amplification"),
+        "{table}"
+    );
+    let row = |name: &str| {
+        rows.iter()
+            .find(|r| r.starts_with(name))
+            .unwrap_or_else(|| panic!("no row {name}: {table}"))
+            .split("  ")
+            .filter(|c| !c.is_empty())
+            .map(str::trim)
+            .collect::<Vec<_>>()
+    };
+    let (at_once, jitter) = (row("retry at once"), row("Retry-After + 0–5 s"));
+    assert_eq!(at_once[1..4], ["547", "1351", "2.470x"], "{table}");
+    assert_eq!(jitter[1..4], ["547", "748", "1.367x"], "{table}");
+    assert!(table.contains("client: passed / attempts (429s)"));
+    assert!(table.contains("38 more clients"));
+
+    // A limiter run as a table is the yardstick of each lane.
+    let golden = std::fs::read_to_string(GOLDEN).unwrap();
+    let t = stdout(&ratelab(&["simulate", "-", "--table"], Some(&golden)));
+    assert!(
+        t.starts_with("limiter") && t.contains("fixed_window"),
+        "{t}"
+    );
+    let o = ratelab(&["simulate", "--tabel"], Some(input));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "error: simulate: unknown option --tabel\n"
+    );
+}

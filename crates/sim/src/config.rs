@@ -6,6 +6,7 @@ use ratelab_core::{Algorithm, AnyLimiter, Limiter, ParamError, Params};
 
 use crate::error::SimError;
 use crate::scenario::ScenarioId;
+use crate::service::ServiceSpec;
 use crate::stream::Stream;
 use crate::sweep::SweepSpec;
 
@@ -106,6 +107,9 @@ pub struct Config {
     pub window_ms: Option<u64>,
     /// Lab D's sweep, run alongside the lanes.
     pub sweep: Option<SweepSpec>,
+    /// A service run instead ([`crate::service`]): each service is a lane, with
+    /// its own clients and attempts; `stream` and `lanes` are then unused.
+    pub services: Option<Vec<ServiceSpec>>,
 }
 
 impl Config {
@@ -117,6 +121,15 @@ impl Config {
             lanes,
             window_ms,
             sweep: None,
+            services: None,
+        }
+    }
+
+    /// A service run of `services` (each one a lane), with no scenario.
+    pub fn services(services: Vec<ServiceSpec>) -> Config {
+        Config {
+            services: Some(services),
+            ..Config::new(Stream::new(), Vec::new(), None)
         }
     }
 
@@ -124,6 +137,12 @@ impl Config {
     /// most [`MAX_LANES`] lanes with unique ids and valid parameters, a window ≥ 1,
     /// and no request costing more than a lane could ever allow.
     pub fn validate(&self) -> Result<(), SimError> {
+        if let Some(services) = &self.services {
+            if !cfg!(feature = "services") {
+                return Err(crate::service::left_out("services"));
+            }
+            return crate::service::validate_all(services);
+        }
         self.stream.validate()?;
         if self.lanes.is_empty() {
             return Err(SimError::at("limiters", "must not be empty"));

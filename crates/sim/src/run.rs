@@ -6,6 +6,7 @@ use crate::config::{Config, LaneSpec, ResolvedParams};
 use crate::cost::Budget;
 use crate::error::SimError;
 use crate::scenario::ScenarioId;
+use crate::service::{run_services, ServiceReport};
 use crate::stream::{Request, Stream};
 use crate::sweep::{sweep, Sweep};
 use crate::yardstick::{Meter, Yardstick};
@@ -22,6 +23,8 @@ pub struct Report {
     pub request_count: usize,
     /// Lab D's sweep (absent otherwise).
     pub sweep: Option<Sweep>,
+    /// A service run's lanes (absent otherwise; `results` is then empty).
+    pub services: Option<Vec<ServiceReport>>,
 }
 
 /// One lane's result: its decisions and its yardstick.
@@ -75,6 +78,19 @@ impl LaneReport {
 /// sweep. Refused before any work if its estimate ([`crate::cost::run_cost`]) is
 /// over [`Budget::RUN`] (as every [`run_with`]).
 pub fn run(config: &Config) -> Result<Report, SimError> {
+    if let Some(services) = &config.services {
+        if !cfg!(feature = "services") {
+            return Err(crate::service::left_out("services"));
+        }
+        config.validate()?;
+        return Ok(Report {
+            results: Vec::new(),
+            scenario: config.scenario,
+            request_count: 0,
+            sweep: None,
+            services: Some(run_services(services)?),
+        });
+    }
     let mut report = run_with(config, |j, lane, stream| {
         let proto = lane
             .build()
@@ -119,6 +135,13 @@ pub fn run_with<E: From<SimError>>(
     mut decide: impl FnMut(usize, &LaneSpec, &Stream) -> Result<Vec<Decided>, E>,
 ) -> Result<Report, E> {
     config.validate()?;
+    if config.services.is_some() {
+        return Err(SimError::at(
+            "services",
+            "a service run is decided by the engine alone (it has no stream to hand out)",
+        )
+        .into());
+    }
     crate::cost::run_cost(config).check(&Budget::RUN)?;
     let stream = &config.stream;
     let mut results = Vec::with_capacity(config.lanes.len());
@@ -158,6 +181,7 @@ pub fn run_with<E: From<SimError>>(
         scenario: config.scenario,
         request_count: stream.requests.len(),
         sweep: None,
+        services: None,
     })
 }
 
@@ -219,6 +243,12 @@ pub fn trace_each(
     mut row: impl FnMut(usize, &LaneTrace, TraceRow),
 ) -> Result<(), SimError> {
     config.validate()?;
+    if config.services.is_some() {
+        return Err(SimError::at(
+            "services",
+            "a service run has no per-limiter trace (simulate prints its attempts)",
+        ));
+    }
     crate::cost::trace_cost(config).check(&Budget::TRACE)?;
     let stream = &config.stream;
     for (j, lane) in config.lanes.iter().enumerate() {

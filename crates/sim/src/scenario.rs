@@ -24,6 +24,7 @@
 //! | `lab-e` | [`lab_e`]: `59900 + i` (i in 0..100), `60000 + 100k` (k in 0..1200) |
 //! | `poisson` | Poisson: 20 clients at 1x of 100/min for 5 min by default ([`defaults`]) |
 //! | `custom` | the requests given |
+//! | `noisy-neighbour`, `retry-storm`, `instances`, `store-outage`, `page-load`, `stacked-limits`, `expensive-route` | service scenarios: variants of one service on the same seeded demand ([`crate::service`]'s scenarios) |
 //!
 //! Each scenario is a [`ScenarioId`]; its registry entry ([`ScenarioInfo`], from
 //! [`ScenarioId::info`]) says what it is called and which overrides it accepts, and
@@ -92,11 +93,26 @@ pub enum ScenarioId {
     Poisson,
     /// `custom`: the requests and limiters given.
     Custom,
+    /// `noisy-neighbour`: per-client keys against one global key.
+    NoisyNeighbour,
+    /// `retry-storm`: retrying at once against `Retry-After` with jitter.
+    RetryStorm,
+    /// `instances`: three instances with local counters against one shared store.
+    Instances,
+    /// `store-outage`: the shared store down for 20 s, under each failure policy.
+    StoreOutage,
+    /// `page-load`: a page of 12 requests against a bucket of 1 and of 20, with
+    /// clients that retry.
+    PageLoad,
+    /// `stacked-limits`: 10 per second stacked on 100 per minute.
+    StackedLimits,
+    /// `expensive-route`: a route costing 5.
+    ExpensiveRoute,
 }
 
 impl ScenarioId {
     /// Every scenario, in the order the playground lists them (and [`SCENARIOS`]).
-    pub const ALL: [ScenarioId; 18] = [
+    pub const ALL: [ScenarioId; 25] = [
         ScenarioId::EdgeBurstDemo,
         ScenarioId::EdgeBurst,
         ScenarioId::TwiceTheRate,
@@ -115,6 +131,13 @@ impl ScenarioId {
         ScenarioId::LabE,
         ScenarioId::Poisson,
         ScenarioId::Custom,
+        ScenarioId::NoisyNeighbour,
+        ScenarioId::RetryStorm,
+        ScenarioId::Instances,
+        ScenarioId::StoreOutage,
+        ScenarioId::PageLoad,
+        ScenarioId::StackedLimits,
+        ScenarioId::ExpensiveRoute,
     ];
 
     /// The scenario a playground opens with.
@@ -141,7 +164,21 @@ impl ScenarioId {
             ScenarioId::LabE => "lab-e",
             ScenarioId::Poisson => "poisson",
             ScenarioId::Custom => "custom",
+            ScenarioId::NoisyNeighbour => "noisy-neighbour",
+            ScenarioId::RetryStorm => "retry-storm",
+            ScenarioId::Instances => "instances",
+            ScenarioId::StoreOutage => "store-outage",
+            ScenarioId::PageLoad => "page-load",
+            ScenarioId::StackedLimits => "stacked-limits",
+            ScenarioId::ExpensiveRoute => "expensive-route",
         }
+    }
+
+    /// Whether it runs the service model ([`crate::service`]): clients that retry,
+    /// keys, instances, a store that fails, stacked limits; its lanes are variants
+    /// of one service rather than limiters on one stream.
+    pub const fn is_service(self) -> bool {
+        (self as usize) >= ScenarioId::NoisyNeighbour as usize
     }
 
     /// The scenario named `id` (exactly as [`ScenarioId::id`] writes it).
@@ -189,6 +226,8 @@ pub struct ScenarioInfo {
 
 const BUDGET: &[&str] = &["limiters", "window_ms", "limit", "period_ms"];
 const LANES_ONLY: &[&str] = &["limiters", "window_ms"];
+/// The service scenarios take their seed; their lanes are part of the lesson.
+const SEED_ONLY: &[&str] = &["seed"];
 
 // `SCENARIOS[i]` is the entry of `ScenarioId::ALL[i]`, whose discriminant is `i`: a
 // registry out of order does not compile.
@@ -376,6 +415,69 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         period_ms: 10_000,
         window_ms: None,
     },
+    ScenarioInfo {
+        id: ScenarioId::NoisyNeighbour,
+        title: "Noisy neighbour",
+        description: "Four clients at 2 per second and one at 16: a 10 per second limit per client only slows the noisy one; the same limit on one global key refuses everyone.",
+        overrides: SEED_ONLY,
+        limit: 10,
+        period_ms: 1_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: ScenarioId::RetryStorm,
+        title: "Retry storm",
+        description: "50 users load a page of 5 at once against 50 per second: retrying at once or exactly at Retry-After makes waves of refusals; a little jitter lets them in.",
+        overrides: SEED_ONLY,
+        limit: 50,
+        period_ms: 1_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: ScenarioId::Instances,
+        title: "Three instances",
+        description: "A client at 40 per second, 10 per second allowed: three instances with their own counters really allow 30; one shared store allows 10.",
+        overrides: SEED_ONLY,
+        limit: 10,
+        period_ms: 1_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: ScenarioId::StoreOutage,
+        title: "Store outage",
+        description: "The shared store is down from 20 s to 40 s: fail open lets everything through, fail closed nothing, a local fallback its own budget.",
+        overrides: SEED_ONLY,
+        limit: 10,
+        period_ms: 1_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: ScenarioId::PageLoad,
+        title: "Page load, with retries",
+        description: "Users load a page of 12 requests at once against 10 per second: a bucket of 1 makes them retry (and wait), a bucket of 20 lets the page through.",
+        overrides: SEED_ONLY,
+        limit: 10,
+        period_ms: 1_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: ScenarioId::StackedLimits,
+        title: "Stacked limits",
+        description: "10 per second and 100 per minute, alone and together: each catches what the other lets through; the report says which one refused.",
+        overrides: SEED_ONLY,
+        limit: 10,
+        period_ms: 1_000,
+        window_ms: None,
+    },
+    ScenarioInfo {
+        id: ScenarioId::ExpensiveRoute,
+        title: "An expensive route",
+        description: "Exports cost 5 reads: counted as 1 they pass like reads; costing 5 they use the budget they really take; their own tight limit keeps reads untouched.",
+        overrides: SEED_ONLY,
+        limit: 10,
+        period_ms: 1_000,
+        window_ms: None,
+    },
 ];
 
 /// Looks a scenario up by its name in JSON and links.
@@ -488,6 +590,17 @@ pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimErro
         }
         .stream()?,
         ScenarioId::Custom => overrides.requests.clone().unwrap_or_default(),
+        _ => Stream::new(),
+    };
+    // A service scenario's lanes are the variants of its service, not limiters.
+    if id.is_service() && !cfg!(feature = "services") {
+        return Err(crate::service::left_out("scenario"));
+    }
+    // (A constant test, so that a build without the model links none of it.)
+    let services = if cfg!(feature = "services") {
+        crate::service::service_scenario(id, seed)
+    } else {
+        None
     };
     // A long period stretches the parameterised streams past the last time the JSON
     // format (and JavaScript) can hold; refuse it rather than run what cannot be
@@ -503,15 +616,20 @@ pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimErro
         ));
     }
     let lanes = match &overrides.limiters {
-        Some(l) => l.clone(),
-        None => id.lanes(limit, period),
+        Some(l) if services.is_none() => l.clone(),
+        _ => id.lanes(limit, period),
     };
     let config = Config {
         scenario: Some(id),
         stream,
         lanes,
-        window_ms: overrides.window_ms.or(info.window_ms),
+        // A service's window is its own (`ServiceSpec::window_ms`).
+        window_ms: services
+            .is_none()
+            .then(|| overrides.window_ms.or(info.window_ms))
+            .flatten(),
         sweep,
+        services,
     };
     config.validate()?;
     Ok(config)
@@ -621,7 +739,14 @@ impl ScenarioId {
             ScenarioId::Poisson => [FixedWindow, SlidingLog, SlidingWindowCounter, TokenBucket]
                 .map(lane)
                 .to_vec(),
-            ScenarioId::Custom => Vec::new(),
+            ScenarioId::Custom
+            | ScenarioId::NoisyNeighbour
+            | ScenarioId::RetryStorm
+            | ScenarioId::Instances
+            | ScenarioId::StoreOutage
+            | ScenarioId::PageLoad
+            | ScenarioId::StackedLimits
+            | ScenarioId::ExpensiveRoute => Vec::new(),
         }
     }
 }
@@ -755,7 +880,7 @@ mod tests {
         assert_eq!(ScenarioId::from_id(" golden"), None);
         assert_eq!(
             scenario_ids(),
-            "edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom"
+            "edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom, noisy-neighbour, retry-storm, instances, store-outage, page-load, stacked-limits, expensive-route"
         );
     }
 }

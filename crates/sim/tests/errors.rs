@@ -47,7 +47,7 @@ fn unknown_field() {
     );
     assert_eq!(
         err(r#"{"requests": [1], "limiters": [], "windw_ms": 5}"#),
-        "windw_ms: unknown field (expected one of requests, limiters, window_ms, scenario, limit, period_ms, seed, load, clients, duration_ms)"
+        "windw_ms: unknown field (expected one of requests, limiters, window_ms, scenario, limit, period_ms, seed, load, clients, duration_ms, services)"
     );
     assert_eq!(
         err(&with(&format!("[{GCRA}]"), r#"[{"t": 1, "coast": 2}]"#)),
@@ -163,7 +163,7 @@ fn duplicate_ids() {
 fn scenarios() {
     assert_eq!(
         err(r#"{"scenario": "golen"}"#),
-        "scenario: unknown scenario \"golen\" (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom)"
+        "scenario: unknown scenario \"golen\" (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom, noisy-neighbour, retry-storm, instances, store-outage, page-load, stacked-limits, expensive-route)"
     );
     assert_eq!(
         err(r#"{"scenario": "golden", "seed": 3}"#),

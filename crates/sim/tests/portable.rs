@@ -52,6 +52,27 @@ fn the_same_bytes_on_every_target() {
     let got: Vec<(usize, u64)> = cases.iter().map(|(i, _)| digest(i)).collect();
     let expected: Vec<(usize, u64)> = cases.iter().map(|(_, d)| *d).collect();
     assert_eq!(got, expected);
+    // The service model: seeded demand, jitter and random balancing, exact decisions.
+    let services: Vec<(usize, u64)> = [
+        r#"{"scenario": "retry-storm"}"#,
+        r#"{"scenario": "instances", "seed": 7}"#,
+        r#"{"scenario": "store-outage"}"#,
+        r#"{"scenario": "page-load", "seed": 3}"#,
+        r#"{"scenario": "expensive-route"}"#,
+    ]
+    .iter()
+    .map(|i| digest(i))
+    .collect();
+    assert_eq!(
+        services,
+        [
+            (246145, 2111261994986476420),
+            (172898, 10794687474245031909),
+            (720305, 18060534419444288542),
+            (55025, 17478933353118668314),
+            (173836, 5847400701058050998),
+        ]
+    );
     let s = sweep(&SweepSpec {
         clients: 4,
         ..SweepSpec::lab_d(3)

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use ratelab_core::{Algorithm, AnyLimiter, Keyed, Params};
 use ratelab_sim::service::*;
-use ratelab_sim::LaneSpec;
+use ratelab_sim::{Config, LaneSpec, ScenarioId};
 
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
@@ -368,7 +368,10 @@ proptest! {
 
 #[test]
 fn the_scenarios_show_their_lessons() {
-    let run = |id: &str| run_services(&service_scenario(id, 1).unwrap()).unwrap();
+    let run = |id: &str| {
+        let id = ScenarioId::from_id(id).unwrap();
+        run_services(&service_scenario(id, 1).unwrap()).unwrap()
+    };
 
     // Three instances with local counters really allow three times the limit, in a
     // window of its period; sharing one store, the limit.
@@ -421,9 +424,9 @@ fn the_scenarios_show_their_lessons() {
 
 #[test]
 fn a_run_is_the_same_every_time_and_depends_on_the_seed() {
-    let a = run_services(&service_scenario("retry-storm", 1).unwrap()).unwrap();
-    let b = run_services(&service_scenario("retry-storm", 1).unwrap()).unwrap();
-    let c = run_services(&service_scenario("retry-storm", 2).unwrap()).unwrap();
+    let storm =
+        |seed| run_services(&service_scenario(ScenarioId::RetryStorm, seed).unwrap()).unwrap();
+    let (a, b, c) = (storm(1), storm(1), storm(2));
     assert_eq!(a, b);
     assert_ne!(a, c);
 }
@@ -518,7 +521,7 @@ fn bad_services_get_one_line_with_a_path() {
         ),
         (
             Box::new(|s| s.clients[0].demand = vec![Demand::Times(vec![5, 3])]),
-            "services[1].clients[0].demand[0].times[1]: 3 comes before services[1].clients[0].demand[0].times[0] = 5 (times must be sorted)",
+            "services[1].clients[0].demand[0].times[1]: 3 comes before times[0] = 5 (times must be sorted)",
         ),
         (
             Box::new(|s| {
@@ -568,4 +571,84 @@ fn bad_services_get_one_line_with_a_path() {
         run_services(&[ok(), ok()]).unwrap_err().to_string(),
         "services[1].id: duplicate id \"s\""
     );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// A service written in the input format reads back to the same service.
+    #[test]
+    fn services_round_trip_through_json(
+        lanes in prop::collection::vec(arb_real_lane(), 1..3),
+        demand in prop::collection::vec((arb_times(8), arb_backoff()), 1..4),
+        copies in 1usize..4,
+        instances in 1u32..4,
+        local in any::<bool>(),
+        outage in prop::option::of((0u64..3000, 1u64..3000)),
+        policy in 0u8..3,
+        export_cost in 1u32..3,
+    ) {
+        let mut clients = Vec::new();
+        for (i, (t, b)) in demand.into_iter().enumerate() {
+            // Runs of `g{i}-0`, `g{i}-1`, ... alike: written once with a count.
+            for k in 0..copies {
+                clients.push(client(&format!("g{i}-{k}"), t.clone(), b).with_routes(vec![(0, 3), (1, 1)]));
+            }
+        }
+        clients.push(ClientSpec {
+            demand: vec![
+                Demand::Poisson { rate: 3, per_ms: 1000, from_ms: 5, until_ms: Some(900) },
+                Demand::Bursts { size: 3, spacing_ms: 10, every_ms: Some(400), from_ms: 0, until_ms: None },
+                Demand::PageLoads { size: 4, at_ms: vec![100, 700] },
+            ],
+            ..client("mixed-07", vec![], (Backoff::None, 1))
+        });
+        let mut stack = limits(lanes.clone(), KeyMode::ClientRoute);
+        stack[0].routes = Some(vec![1]);
+        let shared = !local || outage.is_some();
+        let s = ServiceSpec {
+            routes: vec![Route::new("read"), Route { name: "export".into(), cost: export_cost }],
+            instances,
+            store: if shared { Store::Shared } else { Store::Local },
+            balancing: Balancing::Random,
+            outages: outage.iter().map(|&(f, l)| Span { from_ms: f, to_ms: f + l }).collect(),
+            on_outage: match policy {
+                0 => OnOutage::FailOpen,
+                1 => OnOutage::FailClosed,
+                _ => OnOutage::Fallback(Box::new(LimitSpec::new(lanes[0].clone().with_id("fb"), KeyMode::Global))),
+            },
+            window_ms: Some(777),
+            seed: 9,
+            ..service(clients, stack)
+        };
+        // Only services the model accepts (route costs within every limit).
+        prop_assume!(s.validate("").is_ok());
+        let config = Config::services(vec![s]);
+        let text = config.to_json();
+        let back = Config::from_json(&text).unwrap();
+        prop_assert_eq!(back.services, config.services, "{}", text);
+    }
+}
+
+#[test]
+fn every_service_scenario_round_trips_and_runs_through_json() {
+    for id in ScenarioId::ALL.into_iter().filter(|s| s.is_service()) {
+        let config = ratelab_sim::scenario(id, &Default::default()).unwrap();
+        let text = config.to_json();
+        let back = Config::from_json(&text).unwrap();
+        assert_eq!(back.services, config.services, "{id}");
+        // The scenario and its explicit form give the same services, attempt by
+        // attempt.
+        let by_id = ratelab_sim::simulate_json(&format!(r#"{{"scenario": "{id}"}}"#)).unwrap();
+        let by_text = ratelab_sim::simulate_json(&text).unwrap();
+        let services = |s: &str| -> serde_json::Value {
+            serde_json::from_str::<serde_json::Value>(s).unwrap()["services"].clone()
+        };
+        assert_eq!(services(&by_id), services(&by_text), "{id}");
+        assert!(
+            text.len() < 4_000,
+            "{id}: the export groups clients ({} bytes)",
+            text.len()
+        );
+    }
 }

@@ -47,7 +47,7 @@ export interface LimiterInput {
   nodelay?: boolean;
 }
 
-/** The input of `simulate`: explicit requests and limiters, or a scenario. */
+/** The input of `simulate`: explicit requests and limiters, or a scenario (a service run too, in a build with the service model). */
 export interface SimulateConfig {
   requests?: RequestInput[];
   limiters?: LimiterInput[];
@@ -130,6 +130,112 @@ export interface MountOptions {
   compact?: boolean;
   /** Lane i's own parameters: "burst.1", "delay.2", "nodelay.2", "limit.0", "period.0". */
   [lane_param: string]: unknown;
+}
+"#;
+
+/// The service model's types, in a build that runs it (the `services` feature; the
+/// playground's bundle leaves it out for its size budget). They extend the
+/// interfaces above by declaration merging.
+#[cfg(feature = "services")]
+#[wasm_bindgen(typescript_custom_section)]
+const SERVICE_TYPES: &str = r#"
+/** When a client sends first tries (retries come on top). */
+export type DemandInput =
+  | { kind: "poisson"; rate: number; per_ms?: number; from_ms?: number; until_ms?: number }
+  | { kind: "bursts"; size: number; spacing_ms?: number; every_ms?: number; from_ms?: number; until_ms?: number }
+  | { kind: "page_load"; size: number; at_ms: number[] }
+  | { kind: "times"; times: number[] };
+
+/** What a client does after a refusal (a name alone: the defaults). */
+export type RetryInput =
+  | "none" | "immediately" | "fixed" | "exponential" | "full_jitter" | "retry_after"
+  | { policy: "none" }
+  | { policy: "immediately"; max_attempts?: number }
+  | { policy: "fixed"; max_attempts?: number; delay_ms?: number }
+  | { policy: "exponential" | "full_jitter"; max_attempts?: number; base_ms?: number; cap_ms?: number }
+  | { policy: "retry_after"; max_attempts?: number; jitter_ms?: number };
+
+/** A limit of a service: a limiter, whose requests it counts together, on which routes. */
+export interface LimitInput extends LimiterInput {
+  key?: "client" | "global" | "client_route";
+  routes?: string[];
+}
+
+/** One service (a lane of a service run): clients, limits, instances, outages. */
+export interface ServiceInput {
+  id?: string;
+  routes?: { name: string; cost?: number }[];
+  clients: {
+    name: string;
+    /** This many clients, named `name-0` … */
+    count?: number;
+    demand: DemandInput | DemandInput[];
+    /** A route name, or weights by route name. */
+    routes?: string | Record<string, number>;
+    retry?: RetryInput;
+  }[];
+  limits: LimitInput[];
+  instances?: number;
+  balancing?: "round_robin" | "random";
+  store?: "shared" | "local";
+  outages?: { from_ms: number; to_ms: number }[];
+  on_outage?: "fail_open" | "fail_closed" | { fallback: Omit<LimitInput, "routes"> };
+  duration_ms?: number;
+  seed?: number;
+  window_ms?: number;
+}
+
+/** Nearest-rank percentiles in whole ms (null when there were none). */
+export interface Percentiles {
+  count: number; p50: number | null; p95: number | null; p99: number | null; max: number | null;
+}
+
+/** How requests ended. */
+export interface Goodput { first_try: number; after_retry: number; gave_up: number }
+
+/** One service's result: every attempt (one array per field) and its yardstick. */
+export interface ServiceResult {
+  id: string;
+  attempts: {
+    t: number[]; client: number[]; route: number[]; attempt: number[];
+    original: number[]; retry: (number | null)[]; instance: number[];
+    status: (200 | 429 | 503)[];
+    decided_by: ("limits" | "fail_open" | "fail_closed" | "fallback")[];
+    wait_ms: (number | null)[]; retry_after_s: (number | null)[];
+    /** Indices into the service's limits. */
+    denied_by: number[][];
+  };
+  yardstick: {
+    demand: number; offered: number; amplification: string; amplification_permille: number;
+    passed: number; status_429: number; status_503: number; goodput: Goodput;
+    denied_by: { limit: string; count: number }[];
+    fail_open: number; fallback_passed: number; fallback_refused: number;
+    wait_ms: Percentiles; latency_ms: Percentiles;
+    window_ms: number; max_in_window: number; max_in_window_per_key: number;
+    max_in_1s: number; max_in_1s_per_key: number;
+    per_second: { demand: number[]; offered: number[]; allowed: number[]; refused: number[] };
+    clients: {
+      name: string; demand: number; offered: number; passed: number; status_429: number;
+      status_503: number; share_permille: number; rate_429_permille: number; goodput: Goodput;
+      max_in_window: number; max_in_1s: number;
+    }[];
+    routes: { name: string; cost: number; offered: number; passed: number; refused: number }[];
+    instances: { offered: number; passed: number }[];
+  };
+}
+
+export interface SimulateConfig {
+  services?: ServiceInput[];
+}
+
+export interface SimulateReport {
+  /** A service run's lanes (`results` is then empty). */
+  services?: ServiceResult[];
+}
+
+export interface ScenarioInfo {
+  /** A service scenario's lanes, in the input format. */
+  services?: ServiceInput[];
 }
 "#;
 

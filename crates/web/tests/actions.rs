@@ -6,6 +6,13 @@
 use proptest::prelude::*;
 use ratelab_core::Algorithm;
 use ratelab_sim::ScenarioId;
+
+fn offered_scenarios() -> Vec<ScenarioId> {
+    ScenarioId::ALL
+        .into_iter()
+        .filter(|id| !id.is_service())
+        .collect()
+}
 use ratelab_web::draw::{self, MarkContext, Scale};
 use ratelab_web::state::{Action, Field, LaneField, MountOptions, Playground};
 use ratelab_web::texts::Lang;
@@ -54,7 +61,9 @@ fn text() -> impl Strategy<Value = String> {
 fn action() -> impl Strategy<Value = (Action, u8)> {
     let a = prop_oneof![
         (0..FIELDS.len(), text()).prop_map(|(f, v)| Action::Edit(FIELDS[f], v)),
-        prop::sample::select(ScenarioId::ALL.to_vec()).prop_map(Action::Scenario),
+        // The scenarios the page offers (not the service ones: it has no view of a
+        // service run, see view/setup/scenario.rs).
+        prop::sample::select(offered_scenarios()).prop_map(Action::Scenario),
         (0usize..7, any::<bool>()).prop_map(|(j, b)| Action::NoDelay(j, b)),
         prop::sample::select(Algorithm::ALL.to_vec()).prop_map(Action::Add),
         (0usize..8).prop_map(Action::Remove),

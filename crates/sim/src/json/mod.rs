@@ -5,6 +5,7 @@
 //!   error one line naming its path.
 //! - `write.rs`: a [`Report`] → the output, a [`Config`] → the
 //!   explicit input form ("export"), the registry → `ratelab scenarios --json`.
+//! - `service.rs`: the `services` section (a service run), both ways.
 //!
 //! Dependencies point one way: this module uses [`crate::config`],
 //! [`crate::scenario`] and [`crate::run`]; none of them knows about JSON.
@@ -22,6 +23,7 @@
 //!    be added, never reordered or renamed).
 
 mod read;
+mod service;
 mod tree;
 mod write;
 

@@ -40,6 +40,7 @@ pub const TOP_FIELDS: &[&str] = &[
     "load",
     "clients",
     "duration_ms",
+    "services",
 ];
 
 /// The fields of a limiter object.
@@ -91,8 +92,24 @@ fn config_from_tree(value: &Json<'_>) -> Result<Config, SimError> {
     }
 }
 
-/// `{"requests": [...], "limiters": [...], "window_ms": W}`.
+/// `{"requests": [...], "limiters": [...], "window_ms": W}`, or `{"services": [...]}`.
 fn explicit(obj: &Obj<'_>) -> Result<Config, SimError> {
+    if let Some(services) = obj.get("services") {
+        for &field in TOP_FIELDS {
+            if field != "services" && obj.contains_key(field) {
+                return Err(SimError::at(
+                    field,
+                    "not used with \"services\" (each service has its own clients and limits)",
+                ));
+            }
+        }
+        if !cfg!(feature = "services") {
+            return Err(crate::service::left_out("services"));
+        }
+        let config = Config::services(super::service::services_from(services)?);
+        config.validate()?;
+        return Ok(config);
+    }
     for &field in TOP_FIELDS {
         if obj.contains_key(field) && !["requests", "limiters", "window_ms"].contains(&field) {
             return Err(SimError::at(
@@ -189,7 +206,7 @@ fn opt<T>(
     obj.get(field).map(|v| parse(v, field)).transpose()
 }
 
-fn positive(n: u64, path: &str) -> Result<u64, SimError> {
+pub(super) fn positive(n: u64, path: &str) -> Result<u64, SimError> {
     if n == 0 {
         Err(SimError::at(path, "must be > 0"))
     } else {
@@ -234,13 +251,13 @@ fn load(v: &Json<'_>, path: &str) -> Result<u32, SimError> {
 
 /// The units an integer field is in, for the wording of its errors.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Unit {
+pub(super) enum Unit {
     Count,
     Ms,
 }
 
 /// An integer in `0..=max`, written with digits (see the module docs).
-fn uint(v: &Json<'_>, path: &str, max: u64, unit: Unit) -> Result<u64, SimError> {
+pub(super) fn uint(v: &Json<'_>, path: &str, max: u64, unit: Unit) -> Result<u64, SimError> {
     let noun = match unit {
         Unit::Count => "an integer",
         Unit::Ms => "an integer number of ms",
@@ -302,7 +319,7 @@ fn number_text(n: &Num<'_>) -> String {
 }
 
 /// A short description of a value for "got ..." (strings quoted and shortened).
-fn describe(v: &Json<'_>) -> String {
+pub(super) fn describe(v: &Json<'_>) -> String {
     match v {
         Json::Null => "null".into(),
         Json::Bool(b) => b.to_string(),
@@ -314,7 +331,7 @@ fn describe(v: &Json<'_>) -> String {
 }
 
 /// A string shortened for an error message.
-fn shown(s: &str) -> String {
+pub(super) fn shown(s: &str) -> String {
     text::shorten(s, SHOWN_CHARS)
 }
 
@@ -326,7 +343,7 @@ fn plain_time(n: &Num<'_>) -> Option<u64> {
     }
 }
 
-fn join(path: &str, field: &str) -> String {
+pub(super) fn join(path: &str, field: &str) -> String {
     if path.is_empty() {
         field.to_string()
     } else {
@@ -336,7 +353,7 @@ fn join(path: &str, field: &str) -> String {
 
 /// Rejects the first unknown field (in sorted order, so the message does not depend
 /// on the input's key order).
-fn unknown_fields(obj: &Obj<'_>, path: &str, known: &[&str]) -> Result<(), SimError> {
+pub(super) fn unknown_fields(obj: &Obj<'_>, path: &str, known: &[&str]) -> Result<(), SimError> {
     // The first in sorted order, without collecting them (an object may hold a
     // million unknown keys).
     match obj.keys().filter(|k| !known.contains(k)).min() {
@@ -356,7 +373,7 @@ fn unknown_fields(obj: &Obj<'_>, path: &str, known: &[&str]) -> Result<(), SimEr
     }
 }
 
-fn string<'a>(v: &'a Json<'_>, path: &str) -> Result<&'a str, SimError> {
+pub(super) fn string<'a>(v: &'a Json<'_>, path: &str) -> Result<&'a str, SimError> {
     match v {
         Json::String(s) => Ok(s),
         other => Err(SimError::at(
@@ -366,7 +383,7 @@ fn string<'a>(v: &'a Json<'_>, path: &str) -> Result<&'a str, SimError> {
     }
 }
 
-fn label<'a>(v: &'a Json<'_>, path: &str) -> Result<&'a str, SimError> {
+pub(super) fn label<'a>(v: &'a Json<'_>, path: &str) -> Result<&'a str, SimError> {
     let s = string(v, path)?;
     if s.chars().count() > MAX_LABEL_CHARS {
         return Err(SimError::at(
@@ -399,36 +416,47 @@ fn limiters_from(v: &Json<'_>, budget: Option<(u64, u64)>) -> Result<Vec<LaneSpe
             format_args!("{} limiters is too many (at most {MAX_LANES})", items.len()),
         ));
     }
-    // Ids resolve in order: an unnamed lane takes its algorithm's id, numbered
-    // (`gcra-2`) if an earlier lane has it; a given id must be new.
     let mut lanes: Vec<LaneSpec> = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let path = format!("limiters[{i}]");
         let mut lane = limiter_from(item, &path, budget)?;
-        let taken = |id: &str| lanes.iter().any(|l| l.id == id);
-        if item.get("id").is_some() {
-            if taken(&lane.id) {
-                return Err(SimError::at(
-                    &join(&path, "id"),
-                    format_args!("duplicate id \"{}\"", lane.id),
-                ));
-            }
-        } else {
-            let base = lane.algorithm.id();
-            let mut n = 1;
-            let mut id = base.to_string();
-            while taken(&id) {
-                n += 1;
-                id = format!("{base}-{n}");
-            }
-            lane.id = id;
-        }
+        name_lane(&mut lane, item, &path, |id| {
+            lanes.iter().any(|l| l.id == id)
+        })?;
         lanes.push(lane);
     }
     Ok(lanes)
 }
 
-fn limiter_from(
+/// Ids resolve in order: an unnamed lane (no `id` in `item`) takes its algorithm's
+/// id, numbered (`gcra-2`) if `taken`; a given id must not be.
+pub(super) fn name_lane(
+    lane: &mut LaneSpec,
+    item: &Json<'_>,
+    path: &str,
+    taken: impl Fn(&str) -> bool,
+) -> Result<(), SimError> {
+    if item.get("id").is_some() {
+        if taken(&lane.id) {
+            return Err(SimError::at(
+                &join(path, "id"),
+                format_args!("duplicate id \"{}\"", lane.id),
+            ));
+        }
+    } else {
+        let base = lane.algorithm.id();
+        let mut n = 1;
+        let mut id = base.to_string();
+        while taken(&id) {
+            n += 1;
+            id = format!("{base}-{n}");
+        }
+        lane.id = id;
+    }
+    Ok(())
+}
+
+pub(super) fn limiter_from(
     v: &Json<'_>,
     path: &str,
     budget: Option<(u64, u64)>,

@@ -98,6 +98,21 @@ impl<'a> Obj<'a> {
         self.get(key).is_some()
     }
 
+    /// A copy without the members named in `drop`.
+    pub(crate) fn without(&self, drop: &[&str]) -> Obj<'a> {
+        Obj(self
+            .0
+            .iter()
+            .filter(|(k, _)| !drop.contains(&k.as_ref()))
+            .cloned()
+            .collect())
+    }
+
+    /// Whether it has no members.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The keys, in the order written.
     pub(crate) fn keys(&self) -> impl Iterator<Item = &str> + '_ {
         self.0.iter().map(|(k, _)| k.as_ref())

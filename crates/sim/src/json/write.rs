@@ -8,7 +8,11 @@ use serde::{Serialize, Serializer};
 
 use crate::config::{Config, LaneSpec, ResolvedParams};
 use crate::run::{LaneReport, Report};
-use crate::scenario::{ScenarioId, SCENARIOS};
+use crate::scenario::{defaults, ScenarioId, ScenarioInfo, SCENARIOS};
+use crate::service::{service_scenario, ServiceSpec};
+
+#[cfg(feature = "services")]
+use super::service::{ServiceReportOut, ServiceSpecOut};
 use crate::stream::{Request, Stream};
 use crate::sweep::{Sweep, SweepRow};
 use crate::yardstick::Yardstick;
@@ -36,6 +40,11 @@ struct ReportOut<'a> {
     request_count: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     sweep: Option<&'a Sweep>,
+    // Only a build with the service model writes (or has) services: see
+    // `service::left_out`.
+    #[cfg(feature = "services")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    services: Option<Vec<ServiceReportOut<'a>>>,
 }
 
 #[derive(Serialize)]
@@ -61,6 +70,11 @@ impl Serialize for Report {
             scenario: self.scenario,
             request_count: self.request_count,
             sweep: self.sweep.as_ref(),
+            #[cfg(feature = "services")]
+            services: self
+                .services
+                .as_ref()
+                .map(|v| v.iter().map(ServiceReportOut::from).collect()),
         }
         .serialize(s)
     }
@@ -238,7 +252,8 @@ impl<'a> RequestOut<'a> {
     }
 }
 
-/// A limiter in the input format (also in the registry's output).
+/// A limiter in the input format (also in the registry's output, and in a
+/// service's limits).
 #[derive(Serialize)]
 pub(crate) struct LimiterOut<'a> {
     algorithm: &'static str,
@@ -267,8 +282,21 @@ impl<'a> From<&'a LaneSpec> for LimiterOut<'a> {
     }
 }
 
+/// A service run in the input format.
+#[cfg(feature = "services")]
+#[derive(Serialize)]
+struct ServicesOut<'a> {
+    services: Vec<ServiceSpecOut<'a>>,
+}
+
 /// See [`Config::to_json`].
 pub(crate) fn config(config: &Config) -> String {
+    #[cfg(feature = "services")]
+    if let Some(services) = &config.services {
+        return to_string(&ServicesOut {
+            services: services.iter().map(ServiceSpecOut::new).collect(),
+        });
+    }
     let requests: Vec<RequestOut<'_>> = config
         .stream
         .requests
@@ -295,20 +323,39 @@ struct ScenarioOut<'a> {
     period_ms: u64,
     window_ms: Option<u64>,
     limiters: Vec<LimiterOut<'a>>,
+    #[cfg(feature = "services")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    services: Vec<ServiceSpecOut<'a>>,
+}
+
+/// A service scenario's services (none in a build without the model: a constant
+/// branch, so that none of them is linked).
+fn scenario_services(id: ScenarioId) -> Vec<ServiceSpec> {
+    if cfg!(feature = "services") {
+        service_scenario(id, defaults::SEED).unwrap_or_default()
+    } else {
+        Vec::new()
+    }
 }
 
 /// The registry as JSON: `[{"id", "title", "description", "overrides", "limit",
 /// "period_ms", "window_ms", "limiters"}, ...]` (limiters in the input format):
 /// what `ratelab scenarios --json` and the JS API's `scenarios()` return.
 pub fn scenarios_json() -> String {
-    let lanes: Vec<Vec<LaneSpec>> = SCENARIOS
+    // A build without the service model does not offer its scenarios.
+    let offered: Vec<&ScenarioInfo> = SCENARIOS
+        .iter()
+        .filter(|s| cfg!(feature = "services") || !s.id.is_service())
+        .collect();
+    let lanes: Vec<Vec<LaneSpec>> = offered
         .iter()
         .map(|s| s.id.lanes(s.limit, s.period_ms))
         .collect();
-    let out: Vec<ScenarioOut<'_>> = SCENARIOS
+    let services: Vec<Vec<ServiceSpec>> = offered.iter().map(|s| scenario_services(s.id)).collect();
+    let out: Vec<ScenarioOut<'_>> = offered
         .iter()
-        .zip(&lanes)
-        .map(|(s, l)| ScenarioOut {
+        .zip(lanes.iter().zip(&services))
+        .map(|(s, (l, _v))| ScenarioOut {
             id: s.id.id(),
             title: s.title,
             description: s.description,
@@ -317,6 +364,8 @@ pub fn scenarios_json() -> String {
             period_ms: s.period_ms,
             window_ms: s.window_ms,
             limiters: l.iter().map(LimiterOut::from).collect(),
+            #[cfg(feature = "services")]
+            services: _v.iter().map(ServiceSpecOut::new).collect(),
         })
         .collect();
     to_string(&out)

@@ -72,7 +72,10 @@ pub(crate) fn first_attempts(spec: &ServiceSpec, path: &str) -> Result<Vec<Arriv
     for (c, client) in (0u32..).zip(&spec.clients) {
         let times = client_times(spec, c, client, path)?;
         let mut routes = client_rng(spec.seed, c, ROUTES);
-        let total: u64 = client.routes.iter().map(|&(_, w)| w as u64).sum();
+        // Drawn in the order of the service's routes, however the mix was written.
+        let mut mix = client.routes.clone();
+        mix.sort_unstable();
+        let total: u64 = mix.iter().map(|&(_, w)| w as u64).sum();
         for (order, t) in (0u32..).zip(times) {
             if out.len() >= MAX_REQUESTS {
                 return Err(too_much(path));

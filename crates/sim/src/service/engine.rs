@@ -26,7 +26,6 @@ use std::collections::BinaryHeap;
 
 use rand_pcg::Pcg64;
 use ratelab_core::{AnyLimiter, CheckError, Decision, Keyed, Ms};
-use serde::Serialize;
 
 use crate::error::SimError;
 use crate::stream::MAX_REQUESTS;
@@ -36,8 +35,7 @@ use super::metrics::{ServiceMeter, ServiceYardstick};
 use super::spec::{Balancing, KeyMode, LimitSpec, OnOutage, ServiceSpec, Store};
 
 /// Who decided an attempt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decider {
     /// The limits (in the instance's memory or the shared store).
     Limits,
@@ -80,6 +78,18 @@ pub struct Attempt {
     /// On a refusal by the limits or the fallback: `Retry-After` in whole seconds (the
     /// exact time until it would pass, rounded up, at least 1).
     pub retry_after_s: Option<u64>,
+}
+
+impl Decider {
+    /// The name in the JSON output.
+    pub fn id(self) -> &'static str {
+        match self {
+            Decider::Limits => "limits",
+            Decider::FailOpen => "fail_open",
+            Decider::FailClosed => "fail_closed",
+            Decider::Fallback => "fallback",
+        }
+    }
 }
 
 impl Attempt {

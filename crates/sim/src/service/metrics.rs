@@ -20,7 +20,6 @@
 use std::collections::BTreeMap;
 
 use ratelab_core::Ms;
-use serde::Serialize;
 
 use crate::yardstick::Slide;
 
@@ -31,7 +30,7 @@ use super::spec::ServiceSpec;
 pub const PER_SECOND_MAX_BUCKETS: usize = 8_640;
 
 /// Percentiles of a set of durations in whole ms (`null` when the set is empty).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Percentiles {
     /// How many values.
     pub count: u64,
@@ -43,8 +42,8 @@ pub struct Percentiles {
     pub p99: Option<u64>,
     /// The largest.
     pub max: Option<u64>,
-    /// How many distinct values there were (what computing them held).
-    #[serde(skip)]
+    /// How many distinct values there were (what computing them held; not in the
+    /// JSON output).
     pub distinct: u64,
 }
 
@@ -100,7 +99,7 @@ impl Counts {
 }
 
 /// Requests sorted by how they ended.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Goodput {
     /// Allowed at the first try.
     pub first_try: u64,
@@ -125,7 +124,7 @@ impl Goodput {
 }
 
 /// Attempts per second of arrival time.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PerSecond {
     /// First tries.
     pub demand: Vec<u64>,
@@ -175,7 +174,7 @@ impl PerSecond {
 }
 
 /// One limit's refusals.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeniedBy {
     /// The limit's id.
     pub limit: String,
@@ -184,7 +183,7 @@ pub struct DeniedBy {
 }
 
 /// One client's numbers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClientStats {
     /// Its name.
     pub name: String,
@@ -211,7 +210,7 @@ pub struct ClientStats {
 }
 
 /// One route's numbers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RouteStats {
     /// Its name.
     pub name: String,
@@ -226,7 +225,7 @@ pub struct RouteStats {
 }
 
 /// One instance's numbers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct InstanceStats {
     /// Attempts the balancer sent it.
     pub offered: u64,
@@ -235,7 +234,7 @@ pub struct InstanceStats {
 }
 
 /// The yardstick of a service run (`yardstick` of each service in the JSON output).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServiceYardstick {
     /// First tries.
     pub demand: u64,

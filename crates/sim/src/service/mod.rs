@@ -51,9 +51,7 @@ pub use metrics::{
     ClientStats, DeniedBy, Goodput, InstanceStats, PerSecond, Percentiles, RouteStats,
     ServiceYardstick, PER_SECOND_MAX_BUCKETS,
 };
-pub use scenarios::{
-    service_scenario, service_scenario_info, ServiceScenarioInfo, SERVICE_SCENARIOS,
-};
+pub use scenarios::service_scenario;
 pub use spec::{
     Backoff, Balancing, ClientSpec, Demand, KeyMode, LimitSpec, OnOutage, RetryPolicy, Route,
     ServiceSpec, Span, Store, MAX_ATTEMPTS, MAX_CLIENTS, MAX_DEMAND_PARTS, MAX_INSTANCES,
@@ -62,6 +60,17 @@ pub use spec::{
 pub use timeline::{ServiceTimeline, ServiceTimelineLimits};
 
 use crate::error::SimError;
+
+/// The refusal of a build without the `services` feature, at `path`. Callers test
+/// `cfg!(feature = "services")` themselves, right before what they guard: a
+/// constant branch, so that without the feature nothing behind it is linked (a
+/// helper returning `Result` was not folded away).
+pub(crate) fn left_out(path: &str) -> SimError {
+    SimError::at(
+        path,
+        "this build leaves the service model out (the playground's bundle, for its size budget); the command line and the native library run it",
+    )
+}
 
 /// The most services (variants) one run compares.
 pub const MAX_SERVICES: usize = 8;
@@ -74,6 +83,16 @@ pub fn run_services(specs: &[ServiceSpec]) -> Result<Vec<ServiceReport>, SimErro
         .enumerate()
         .map(|(i, s)| run_service(s, &format!("services[{i}]")))
         .collect()
+}
+
+/// Checks a service run: one to [`MAX_SERVICES`] services with distinct ids, each
+/// valid (errors name `services[i]`).
+pub fn validate_all(specs: &[ServiceSpec]) -> Result<(), SimError> {
+    check_ids(specs)?;
+    for (i, s) in specs.iter().enumerate() {
+        s.validate(&format!("services[{i}]"))?;
+    }
+    Ok(())
 }
 
 /// One to [`MAX_SERVICES`] services with distinct ids.

@@ -12,71 +12,18 @@
 //! | `expensive-route` | 4 readers at 4/s, one client at 4/s half reads, half exports | 10/s token bucket per client: exports cost 1; exports cost 5; exports under their own 1/s limit |
 //!
 //! Every variant of a scenario shares its seed (1 unless given), so first tries are
-//! the same in every lane; only what the service does with them differs.
+//! the same in every lane; only what the service does with them differs. Their
+//! titles and descriptions are in the registry ([`crate::SCENARIOS`]).
 
 use ratelab_core::Algorithm;
 
 use crate::config::LaneSpec;
+use crate::scenario::ScenarioId;
 
 use super::spec::{
     Backoff, Balancing, ClientSpec, Demand, KeyMode, LimitSpec, OnOutage, RetryPolicy, Route,
     ServiceSpec, Span, Store,
 };
-
-/// A service scenario's entry in the registry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ServiceScenarioInfo {
-    /// The name in JSON and URLs.
-    pub id: &'static str,
-    /// A human title.
-    pub title: &'static str,
-    /// One line on what it shows.
-    pub description: &'static str,
-}
-
-/// Every service scenario, in the order the playground lists them.
-pub const SERVICE_SCENARIOS: &[ServiceScenarioInfo] = &[
-    ServiceScenarioInfo {
-        id: "noisy-neighbour",
-        title: "Noisy neighbour",
-        description: "Four clients at 2 per second and one at 16: a 10 per second limit per client only slows the noisy one; the same limit on one global key refuses everyone.",
-    },
-    ServiceScenarioInfo {
-        id: "retry-storm",
-        title: "Retry storm",
-        description: "50 users load a page of 5 at once against 50 per second: retrying at once or exactly at Retry-After makes waves of refusals; a little jitter lets them in.",
-    },
-    ServiceScenarioInfo {
-        id: "instances",
-        title: "Three instances",
-        description: "A client at 40 per second, 10 per second allowed: three instances with their own counters really allow 30; one shared store allows 10.",
-    },
-    ServiceScenarioInfo {
-        id: "store-outage",
-        title: "Store outage",
-        description: "The shared store is down from 20 s to 40 s: fail open lets everything through, fail closed nothing, a local fallback its own budget.",
-    },
-    ServiceScenarioInfo {
-        id: "page-load",
-        title: "Page load, with retries",
-        description: "Users load a page of 12 requests at once against 10 per second: a bucket of 1 makes them retry (and wait), a bucket of 20 lets the page through.",
-    },
-    ServiceScenarioInfo {
-        id: "stacked-limits",
-        title: "Stacked limits",
-        description: "10 per second and 100 per minute, alone and together: each catches what the other lets through; the report says which one refused.",
-    },
-    ServiceScenarioInfo {
-        id: "expensive-route",
-        title: "An expensive route",
-        description: "Exports cost 5 reads: counted as 1 they pass like reads; costing 5 they use the budget they really take; their own tight limit keeps reads untouched.",
-    },
-];
-
-/// Looks a service scenario up by id.
-pub fn service_scenario_info(id: &str) -> Option<&'static ServiceScenarioInfo> {
-    SERVICE_SCENARIOS.iter().find(|s| s.id == id)
-}
 
 fn poisson(rate: u64, per_ms: u64) -> Demand {
     Demand::Poisson {
@@ -91,9 +38,9 @@ fn limit(algorithm: Algorithm, n: u64, period_ms: u64, id: &str, key: KeyMode) -
     LimitSpec::new(LaneSpec::simple(algorithm, n, period_ms).with_id(id), key)
 }
 
-/// The variants (lanes) of service scenario `id` with `seed`, or `None` for an
-/// unknown id.
-pub fn service_scenario(id: &str, seed: u64) -> Option<Vec<ServiceSpec>> {
+/// The variants (lanes) of service scenario `id` with `seed`, or `None` for a
+/// scenario that is not a service one.
+pub fn service_scenario(id: ScenarioId, seed: u64) -> Option<Vec<ServiceSpec>> {
     let with_seed = |mut v: Vec<ServiceSpec>| {
         for s in &mut v {
             s.seed = seed;
@@ -101,14 +48,31 @@ pub fn service_scenario(id: &str, seed: u64) -> Option<Vec<ServiceSpec>> {
         v
     };
     Some(with_seed(match id {
-        "noisy-neighbour" => noisy_neighbour(),
-        "retry-storm" => retry_storm(),
-        "instances" => instances(),
-        "store-outage" => store_outage(),
-        "page-load" => page_load(),
-        "stacked-limits" => stacked_limits(),
-        "expensive-route" => expensive_route(),
-        _ => return None,
+        ScenarioId::NoisyNeighbour => noisy_neighbour(),
+        ScenarioId::RetryStorm => retry_storm(),
+        ScenarioId::Instances => instances(),
+        ScenarioId::StoreOutage => store_outage(),
+        ScenarioId::PageLoad => page_load(),
+        ScenarioId::StackedLimits => stacked_limits(),
+        ScenarioId::ExpensiveRoute => expensive_route(),
+        ScenarioId::EdgeBurstDemo
+        | ScenarioId::EdgeBurst
+        | ScenarioId::TwiceTheRate
+        | ScenarioId::PerSecond
+        | ScenarioId::BurstThenDrip
+        | ScenarioId::Manual
+        | ScenarioId::Golden
+        | ScenarioId::SwcLate
+        | ScenarioId::SwcEarly
+        | ScenarioId::TenAtOnce
+        | ScenarioId::FloatEdge
+        | ScenarioId::LabA
+        | ScenarioId::LabB
+        | ScenarioId::LabC
+        | ScenarioId::LabD
+        | ScenarioId::LabE
+        | ScenarioId::Poisson
+        | ScenarioId::Custom => return None,
     }))
 }
 

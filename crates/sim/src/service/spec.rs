@@ -87,6 +87,69 @@ pub enum Demand {
     Times(Vec<u64>),
 }
 
+impl Demand {
+    /// Checks this part (errors start with `p`), ending at `duration_ms` where it
+    /// does not say; returns about how many requests it makes.
+    pub fn check(&self, p: &str, duration_ms: u64) -> Result<u128, SimError> {
+        let until = |u: Option<u64>, from: u64| -> Result<u64, SimError> {
+            let end = u.unwrap_or(duration_ms);
+            at_most(end, MAX_TIME_MS, &join(p, "until_ms"))?;
+            at_most(from, MAX_TIME_MS, &join(p, "from_ms"))?;
+            if end <= from {
+                return Err(SimError::at(
+                    &join(p, "until_ms"),
+                    format_args!("must be after from_ms = {from}"),
+                ));
+            }
+            Ok(end)
+        };
+        match self {
+            Demand::Poisson {
+                rate,
+                per_ms,
+                from_ms,
+                until_ms,
+            } => {
+                positive(*rate, &join(p, "rate"))?;
+                at_most(*rate, u32::MAX as u64, &join(p, "rate"))?;
+                positive(*per_ms, &join(p, "per_ms"))?;
+                at_most(*per_ms, MAX_PERIOD_MS, &join(p, "per_ms"))?;
+                let end = until(*until_ms, *from_ms)?;
+                Ok(*rate as u128 * (end - from_ms) as u128 / *per_ms as u128)
+            }
+            Demand::Bursts {
+                size,
+                spacing_ms,
+                every_ms,
+                from_ms,
+                until_ms,
+            } => {
+                positive(*size as u64, &join(p, "size"))?;
+                at_most(*spacing_ms, MAX_PERIOD_MS, &join(p, "spacing_ms"))?;
+                let end = until(*until_ms, *from_ms)?;
+                let bursts = match every_ms {
+                    None => 1,
+                    Some(e) => {
+                        positive(*e, &join(p, "every_ms"))?;
+                        at_most(*e, MAX_PERIOD_MS, &join(p, "every_ms"))?;
+                        (end - from_ms).div_ceil(*e) as u128
+                    }
+                };
+                Ok(bursts * *size as u128)
+            }
+            Demand::PageLoads { size, at_ms } => {
+                positive(*size as u64, &join(p, "size"))?;
+                sorted_times(at_ms, &join(p, "at_ms"))?;
+                Ok(*size as u128 * at_ms.len() as u128)
+            }
+            Demand::Times(times) => {
+                sorted_times(times, &join(p, "times"))?;
+                Ok(times.len() as u128)
+            }
+        }
+    }
+}
+
 /// What a client waits before trying again after a refusal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backoff {
@@ -506,7 +569,7 @@ impl ServiceSpec {
         )?;
         let mut count = 0u128;
         for (j, d) in c.demand.iter().enumerate() {
-            count += self.validate_demand(d, &join(p, &format!("demand[{j}]")))?;
+            count += d.check(&join(p, &format!("demand[{j}]")), self.duration_ms)?;
         }
         if c.routes.is_empty() {
             return Err(SimError::at(&join(p, "routes"), "must not be empty"));
@@ -566,66 +629,6 @@ impl ServiceSpec {
             Backoff::None | Backoff::Immediately => {}
         }
         Ok(count)
-    }
-
-    /// Checks one demand part; returns about how many requests it makes.
-    fn validate_demand(&self, d: &Demand, p: &str) -> Result<u128, SimError> {
-        let until = |u: Option<u64>, from: u64| -> Result<u64, SimError> {
-            let end = u.unwrap_or(self.duration_ms);
-            at_most(end, MAX_TIME_MS, &join(p, "until_ms"))?;
-            at_most(from, MAX_TIME_MS, &join(p, "from_ms"))?;
-            if end <= from {
-                return Err(SimError::at(
-                    &join(p, "until_ms"),
-                    format_args!("must be after from_ms = {from}"),
-                ));
-            }
-            Ok(end)
-        };
-        match d {
-            Demand::Poisson {
-                rate,
-                per_ms,
-                from_ms,
-                until_ms,
-            } => {
-                positive(*rate, &join(p, "rate"))?;
-                at_most(*rate, u32::MAX as u64, &join(p, "rate"))?;
-                positive(*per_ms, &join(p, "per_ms"))?;
-                at_most(*per_ms, MAX_PERIOD_MS, &join(p, "per_ms"))?;
-                let end = until(*until_ms, *from_ms)?;
-                Ok(*rate as u128 * (end - from_ms) as u128 / *per_ms as u128)
-            }
-            Demand::Bursts {
-                size,
-                spacing_ms,
-                every_ms,
-                from_ms,
-                until_ms,
-            } => {
-                positive(*size as u64, &join(p, "size"))?;
-                at_most(*spacing_ms, MAX_PERIOD_MS, &join(p, "spacing_ms"))?;
-                let end = until(*until_ms, *from_ms)?;
-                let bursts = match every_ms {
-                    None => 1,
-                    Some(e) => {
-                        positive(*e, &join(p, "every_ms"))?;
-                        at_most(*e, MAX_PERIOD_MS, &join(p, "every_ms"))?;
-                        (end - from_ms).div_ceil(*e) as u128
-                    }
-                };
-                Ok(bursts * *size as u128)
-            }
-            Demand::PageLoads { size, at_ms } => {
-                positive(*size as u64, &join(p, "size"))?;
-                sorted_times(at_ms, &join(p, "at_ms"))?;
-                Ok(*size as u128 * at_ms.len() as u128)
-            }
-            Demand::Times(times) => {
-                sorted_times(times, &join(p, "times"))?;
-                Ok(times.len() as u128)
-            }
-        }
     }
 
     /// Checks one limit: its limiter's parameters, its routes, and that every route
@@ -739,7 +742,8 @@ fn sorted_times(times: &[u64], path: &str) -> Result<(), SimError> {
                 return Err(SimError::at(
                     &format!("{path}[{i}]"),
                     format_args!(
-                        "{t} comes before {path}[{}] = {prev} (times must be sorted)",
+                        "{t} comes before {}[{}] = {prev} (times must be sorted)",
+                        path.rsplit('.').next().unwrap_or(path),
                         i - 1
                     ),
                 ));

@@ -41,6 +41,14 @@ pub fn parse_pairs(pairs: &[(String, String)]) -> (Link, Vec<Notice>) {
     // The scenario first: the other defaults depend on it.
     if let Some((k, raw)) = pairs.iter().rev().find(|(k, _)| k == "scenario") {
         match ScenarioId::from_id(decode(raw).trim()) {
+            Some(id) if id.is_service() && !cfg!(feature = "services") => p.note(
+                k,
+                raw,
+                format!(
+                    "this build leaves the service model out; showing \"{}\"",
+                    ScenarioId::DEFAULT
+                ),
+            ),
             Some(id) => p.link.setup = Setup::for_scenario(id),
             None => p.note(
                 k,

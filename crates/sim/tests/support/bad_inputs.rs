@@ -13,7 +13,7 @@ pub type Case = (&'static str, String, String);
 const ALGORITHMS: &str = "fixed_window, fixed_window_anchored, sliding_log, sliding_window_counter, token_bucket, leaky_queue, gcra, nginx, sliding_log_logs_blocked, token_bucket_f64";
 
 const TOP: &str =
-    "requests, limiters, window_ms, scenario, limit, period_ms, seed, load, clients, duration_ms";
+    "requests, limiters, window_ms, scenario, limit, period_ms, seed, load, clients, duration_ms, services";
 
 /// One limiter (`{"algorithm": "gcra", "limit": 5, "period_ms": 1000, <extra>}`) fed
 /// `requests`.
@@ -26,6 +26,18 @@ fn gcra(extra: &str, requests: &str) -> String {
 /// A limiter object `limiter` fed `[1]`.
 fn lim(limiter: &str) -> String {
     format!(r#"{{"requests": [1], "limiters": [{limiter}]}}"#)
+}
+
+/// One service (clients `clients`, one gcra limit, `extra` fields) as a run.
+fn svc(clients: &str, extra: &str) -> String {
+    format!(
+        r#"{{"services": [{{"clients": {clients}, "limits": [{{"algorithm": "gcra", "limit": 5, "period_ms": 1000}}]{extra}}}]}}"#
+    )
+}
+
+/// A client named `a` sending at 0 and 5 ms, with `extra` fields.
+fn one(extra: &str) -> String {
+    format!(r#"[{{"name": "a", "demand": {{"kind": "times", "times": [0, 5]}}{extra}}}]"#)
 }
 
 pub fn cases() -> Vec<Case> {
@@ -62,7 +74,7 @@ pub fn cases() -> Vec<Case> {
             format!(r#"limiters[0].algorithm: unknown algorithm "" (expected one of {ALGORITHMS})"#)),
         ("empty id", gcra(r#", "id": """#, "[1]"), "limiters[0].id: must not be empty".into()),
         ("empty scenario", r#"{"scenario": ""}"#.into(),
-            "scenario: unknown scenario \"\" (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom)".into()),
+            "scenario: unknown scenario \"\" (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom, noisy-neighbour, retry-storm, instances, store-outage, page-load, stacked-limits, expensive-route)".into()),
         ("an empty field name", r#"{"": 1, "scenario": "golden"}"#.into(),
             format!(r#""": unknown field (expected one of {TOP})"#)),
         ("empty time", gcra("", r#"[""]"#),
@@ -157,9 +169,53 @@ pub fn cases() -> Vec<Case> {
         ("u64::MAX time in an object", gcra("", r#"[{"t": 18446744073709551615}]"#),
             format!("requests[0].t: 18446744073709551615 {too_large_time}")),
         ("2^64 time", gcra("", "[18446744073709551616]"), format!("requests[0]: 18446744073709551616 {too_large_time}")),
+        // The service model: its caps, each with its own message.
+        ("a thousand and one clients", svc(r#"[{"name": "c", "count": 600, "demand": {"kind": "times", "times": [0]}}, {"name": "d", "count": 401, "demand": {"kind": "times", "times": [0]}}]"#, ""),
+            "services[0].clients[1].count: makes more than 1000 clients in all".into()),
+        ("65 instances", svc(&one(""), r#", "instances": 65"#), "services[0].instances: 65 is too many (at most 64)".into()),
+        ("21 attempts", svc(&one(r#", "retry": {"policy": "immediately", "max_attempts": 21}"#), ""),
+            "services[0].clients[0].retry.max_attempts: 21 is too many (at most 20)".into()),
+        ("33 outage spans", svc(&one(""), &format!(r#", "outages": [{}]"#, (0..33).map(|i| format!(r#"{{"from_ms": {}, "to_ms": {}}}"#, 10 * i, 10 * i + 5)).collect::<Vec<_>>().join(", "))),
+            "services[0].outages: 33 spans is too many (at most 32)".into()),
+        ("nine stacked limits", format!(r#"{{"services": [{{"clients": {}, "limits": [{}]}}]}}"#, one(""), [r#"{"algorithm": "gcra", "limit": 5, "period_ms": 1000}"#; 9].join(", ")),
+            "services[0].limits: 9 limits is too many (at most 8)".into()),
+        ("nine services", format!(r#"{{"services": [{}]}}"#, vec![format!(r#"{{"clients": {}, "limits": [{{"algorithm": "gcra", "limit": 5, "period_ms": 1000}}]}}"#, one("")); 9].join(", ")),
+            "services: 9 services is too many (at most 8)".into()),
+        ("an outage with a local store", svc(&one(""), r#", "store": "local", "outages": [{"from_ms": 0, "to_ms": 5}]"#),
+            r#"services[0].outages: only a shared store can be down (store is "local")"#.into()),
+        ("an outage ending before it starts", svc(&one(""), r#", "outages": [{"from_ms": 50, "to_ms": 40}]"#),
+            "services[0].outages[0].to_ms: must be after from_ms = 50".into()),
+        ("an unknown retry policy", svc(&one(r#", "retry": "sometimes""#), ""),
+            r#"services[0].clients[0].retry: unknown policy "sometimes" (expected one of none, immediately, fixed, exponential, full_jitter, retry_after)"#.into()),
+        ("an option of another policy", svc(&one(r#", "retry": {"policy": "fixed", "jitter_ms": 5}"#), ""),
+            r#"services[0].clients[0].retry.jitter_ms: "fixed" takes no jitter_ms (it takes max_attempts, delay_ms)"#.into()),
+        ("attempts with no retries", svc(&one(r#", "retry": {"policy": "none", "max_attempts": 3}"#), ""),
+            r#"services[0].clients[0].retry.max_attempts: "none" takes no max_attempts (it makes one attempt)"#.into()),
+        ("an unknown demand", svc(r#"[{"name": "a", "demand": {"kind": "flood"}}]"#, ""),
+            r#"services[0].clients[0].demand.kind: unknown kind "flood" (expected one of poisson, bursts, page_load, times)"#.into()),
+        ("a demand going backwards", svc(r#"[{"name": "a", "demand": {"kind": "times", "times": [5, 3]}}]"#, ""),
+            "services[0].clients[0].demand.times[1]: 3 comes before times[0] = 5 (times must be sorted)".into()),
+        ("a zero rate", svc(r#"[{"name": "a", "demand": {"kind": "poisson", "rate": 0}}]"#, ""),
+            "services[0].clients[0].demand.rate: must be > 0".into()),
+        ("too much demand", svc(r#"[{"name": "a", "demand": {"kind": "poisson", "rate": 4000000000, "per_ms": 1}}]"#, ""),
+            "services[0].clients: the demand would make about 240000000000000 requests, more than 2000000 (lower the clients, their rates or duration_ms)".into()),
+        ("an unknown key", svc(&one(""), "").replace(r#""period_ms": 1000}"#, r#""period_ms": 1000, "key": "ip"}"#),
+            r#"services[0].limits[0].key: unknown value "ip" (expected one of client, global, client_route)"#.into()),
+        ("an unknown route", svc(&one(r#", "routes": {"write": 1}"#), ""),
+            r#"services[0].clients[0].routes: unknown route "write" (the service's routes: api)"#.into()),
+        ("a route too expensive for a limit", svc(&one(""), r#", "routes": [{"name": "export", "cost": 9}]"#),
+            r#"services[0].routes[0].cost: 9 is more than services[0].limits[0] (id "gcra") can ever allow at once (5), so a request to "export" could never pass"#.into()),
+        ("a misspelt field of a client", svc(&one(r#", "retyr": "none""#), ""),
+            "services[0].clients[0].retyr: unknown field (expected one of name, count, demand, routes, retry)".into()),
+        ("services with requests", r#"{"requests": [1], "services": []}"#.into(),
+            r#"requests: not used with "services" (each service has its own clients and limits)"#.into()),
+        ("services with a scenario", r#"{"scenario": "retry-storm", "services": []}"#.into(),
+            r#"services: not used by scenario "retry-storm" (it takes seed)"#.into()),
+        ("no limits", r#"{"services": [{"clients": [{"name": "a", "demand": {"kind": "times", "times": [0]}}]}]}"#.into(),
+            "services[0].limits: required (an array of limits)".into()),
         // Found by fuzzing: quoted user text with a line break stays on one line.
         ("a scenario name with a line break", r#"{"scenario": "a\nb"}"#.into(),
-            "scenario: unknown scenario \"a\\nb\" (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom)".into()),
+            "scenario: unknown scenario \"a\\nb\" (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom, noisy-neighbour, retry-storm, instances, store-outage, page-load, stacked-limits, expensive-route)".into()),
         ("a field name with a line break", r#"{"scenario": "golden", "x\ny": 1}"#.into(),
             format!("x\\ny: unknown field (expected one of {TOP})")),
         ("an id with a line break, duplicated", r#"{"requests": [1], "limiters": [{"algorithm": "gcra", "id": "a\nb", "limit": 5, "period_ms": 1000}, {"algorithm": "gcra", "id": "a\nb", "limit": 5, "period_ms": 1000}]}"#.into(),

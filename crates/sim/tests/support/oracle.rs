@@ -430,8 +430,13 @@ pub fn check_json(text: &str) -> Result<(), String> {
                     .map(|r| (r.t, name(r.key), r.cost))
                     .collect()
             };
-            if (named(&back), &back.lanes, back.window_ms)
-                != (named(&config), &config.lanes, config.window_ms)
+            if (named(&back), &back.lanes, back.window_ms, &back.services)
+                != (
+                    named(&config),
+                    &config.lanes,
+                    config.window_ms,
+                    &config.services,
+                )
             {
                 return Err(format!("export {} reads back differently", clip(&exported)));
             }

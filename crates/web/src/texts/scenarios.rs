@@ -143,6 +143,48 @@ pub fn scenario_text(id: ScenarioId) -> &'static Tr<ScenarioText> {
             "Tự nhập",
             "Yêu cầu và bộ giới hạn của bạn (gõ, dán, hoặc nhập JSON).",
         ),
+        NoisyNeighbour => scenario!(
+            "Noisy neighbour",
+            "Four clients at 2 per second and one at 16: a 10 per second limit per client only slows the noisy one; the same limit on one global key refuses everyone.",
+            "Hàng xóm ồn ào",
+            "Bốn khách gửi 2 yêu cầu mỗi giây, một khách gửi 16: giới hạn 10 mỗi giây theo từng khách chỉ làm chậm khách ồn ào; cùng giới hạn đó trên một khóa chung thì từ chối tất cả mọi người.",
+        ),
+        RetryStorm => scenario!(
+            "Retry storm",
+            "50 users load a page of 5 at once against 50 per second: retrying at once or exactly at Retry-After makes waves of refusals; a little jitter lets them in.",
+            "Cơn bão thử lại",
+            "50 người dùng cùng tải một trang 5 yêu cầu với giới hạn 50 mỗi giây: thử lại ngay, hay đúng lúc Retry-After, tạo ra từng đợt bị từ chối; thêm một chút ngẫu nhiên (jitter) thì mọi người đều vào được.",
+        ),
+        Instances => scenario!(
+            "Three instances",
+            "A client at 40 per second, 10 per second allowed: three instances with their own counters really allow 30; one shared store allows 10.",
+            "Ba instance",
+            "Một khách gửi 40 mỗi giây, cho phép 10 mỗi giây: ba instance tự đếm riêng thật ra cho qua 30; một kho chung cho qua 10.",
+        ),
+        StoreOutage => scenario!(
+            "Store outage",
+            "The shared store is down from 20 s to 40 s: fail open lets everything through, fail closed nothing, a local fallback its own budget.",
+            "Kho chung ngừng hoạt động",
+            "Kho chung ngừng từ giây 20 đến giây 40: mở cửa (fail-open) cho qua hết, đóng cửa (fail-closed) không cho gì qua, dự phòng cục bộ cho qua đúng hạn mức riêng của nó.",
+        ),
+        PageLoad => scenario!(
+            "Page load, with retries",
+            "Users load a page of 12 requests at once against 10 per second: a bucket of 1 makes them retry (and wait), a bucket of 20 lets the page through.",
+            "Tải trang, có thử lại",
+            "Người dùng tải một trang 12 yêu cầu cùng lúc với giới hạn 10 mỗi giây: xô chứa 1 buộc họ thử lại (và phải chờ), xô chứa 20 cho cả trang qua.",
+        ),
+        StackedLimits => scenario!(
+            "Stacked limits",
+            "10 per second and 100 per minute, alone and together: each catches what the other lets through; the report says which one refused.",
+            "Chồng giới hạn",
+            "10 mỗi giây và 100 mỗi phút, riêng từng cái và cùng lúc: giới hạn này chặn được thứ giới hạn kia bỏ lọt; báo cáo cho biết giới hạn nào đã từ chối.",
+        ),
+        ExpensiveRoute => scenario!(
+            "An expensive route",
+            "Exports cost 5 reads: counted as 1 they pass like reads; costing 5 they use the budget they really take; their own tight limit keeps reads untouched.",
+            "Một route đắt",
+            "Một lần xuất dữ liệu tốn bằng 5 lần đọc: tính là 1 thì nó qua như một lần đọc; tính là 5 thì nó dùng đúng phần hạn mức nó tốn; một giới hạn chặt riêng cho nó thì các lần đọc không bị ảnh hưởng.",
+        ),
     }
 }
 

@@ -14,14 +14,20 @@ pub fn ScenarioPicker() -> impl IntoView {
     let ctx = use_ctx();
     let current = Memo::new(move |_| ctx.run.with(|s| s.setup.scenario));
     let error = ctx.error(Place::Scenario);
-    let options = ScenarioId::ALL.map(|id| {
-        let title = move || scenario_text(id).get(ctx.lang.get()).title;
-        view! {
-            <option value=id.id() prop:selected=move || current.get() == id>
-                {title}
-            </option>
-        }
-    });
+    // The service scenarios are not offered: the page has no view of a service
+    // run yet, and its bundle leaves the service model out (README, "The
+    // JavaScript API").
+    let offered = ScenarioId::ALL.into_iter().filter(|id| !id.is_service());
+    let options: Vec<_> = offered
+        .map(|id| {
+            let title = move || scenario_text(id).get(ctx.lang.get()).title;
+            view! {
+                <option value=id.id() prop:selected=move || current.get() == id>
+                    {title}
+                </option>
+            }
+        })
+        .collect();
     view! {
         <label class="field scenario">
             <span class="label">{text(&SETUP, |t| t.scenario)}</span>
