@@ -1,14 +1,6 @@
-// The example docs page's own script: sizes the iframe from its messages, and uses
-// the JavaScript API (simulate) to fill a table.
+// The example docs page's own script: uses the JavaScript API (simulate) to fill a
+// table. (The iframes are sized by the shipped embed-resize.js.)
 import { load } from './ratelab.js';
-
-// Each embed.html iframe posts its height; find which one by its window.
-window.addEventListener('message', (e) => {
-  if (e.origin !== location.origin || e.data?.type !== 'ratelab:height') return;
-  for (const frame of document.querySelectorAll('iframe.playground')) {
-    if (frame.contentWindow === e.source) frame.style.height = `${e.data.height}px`;
-  }
-});
 
 const GOLDEN = [2000, 7000, 8000, 9000, 9500, 9800, 10100, 10400, 10700, 11200, 15000, 19500];
 

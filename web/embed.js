@@ -1,6 +1,7 @@
 // embed.html?scenario=…&limiters=…: the playground for an <iframe>. Takes the same
 // parameters as the page's URL (plus compact=1), never writes the URL, and tells
-// its parent how tall it is: postMessage({type: 'ratelab:height', height}).
+// its parent how tall it is: postMessage({type: 'ratelab:height', height}), which
+// embed-resize.js on the parent page turns into the iframe's height.
 import { load } from './ratelab.js';
 
 const host = document.getElementById('embed');
@@ -10,6 +11,9 @@ load()
   .then(({ mount }) => {
     host.textContent = '';
     window.ratelabPlayground = mount(host, options);
+    // At once, so the parent's embed-resize.js sizes the frame before it paints
+    // the playground at the placeholder height.
+    postHeight();
   })
   .catch((e) => {
     host.textContent = `ratelab could not start: ${e}`;
@@ -17,7 +21,7 @@ load()
 
 let last = 0;
 function postHeight() {
-  const height = Math.ceil(document.documentElement.scrollHeight);
+  const height = Math.ceil(document.body.getBoundingClientRect().height);
   if (height !== last && window.parent !== window) {
     last = height;
     window.parent.postMessage({ type: 'ratelab:height', height }, '*');

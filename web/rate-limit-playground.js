@@ -4,10 +4,12 @@
 //   <rate-limit-playground scenario="edge-burst" limiters="fixed_window,sliding_log,token_bucket"
 //                          limit="5" period="10s" compact></rate-limit-playground>
 //
-// Attributes are the playground's URL parameters (see README), plus `compact`. Each
-// element lives in its own Shadow DOM with the stylesheet linked inside it, so page
-// styles neither leak in nor out; several elements on a page keep separate state.
-// Keys work while an element has focus; an element never writes the page's URL.
+// Attributes are the playground's URL parameters (see README), plus `compact` and
+// `theme` (light, dark, auto). Each element lives in its own Shadow DOM with the
+// stylesheet linked inside it; its styles do not leak out, and the stylesheet
+// resets what the page would pass down (direction, text-transform, spacing...).
+// Several elements on a page keep separate state. Keys work while an element has
+// focus, and the ones it handles stop there; an element never writes the URL.
 import { load } from './ratelab.js';
 
 const STYLESHEET = new URL('./style.css', import.meta.url).href;

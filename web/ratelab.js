@@ -3,11 +3,37 @@
 // Relative to this file, so a docs site can serve dist/ from any folder.
 import init, { simulate, simulateJson, scenarios, mount } from './ratelab-web.js';
 
+const STYLESHEET = new URL('./style.css', import.meta.url).href;
+
 let ready;
+
+/**
+ * `mount`, plus the stylesheet: linked once into the document (or the shadow
+ * root) the element is in, if it is not there yet. Every rule in style.css
+ * matches only inside a playground, so linking it restyles nothing of the host.
+ */
+function mountStyled(element, options) {
+  // The wasm checks the arguments first (a TypeError or an Error, nothing mounted).
+  const playground = mount(element, options);
+  const root = element.getRootNode();
+  const into = root === element.ownerDocument ? root.head : root;
+  const linked = [...into.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === STYLESHEET);
+  if (!linked) {
+    const link = element.ownerDocument.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = STYLESHEET;
+    into.append(link);
+  }
+  return playground;
+}
 
 /** Resolves to `{ simulate, simulateJson, scenarios, mount }` once the wasm is running. */
 export function load() {
-  ready ??= init({ module_or_path: new URL('./ratelab-web_bg.wasm', import.meta.url) })
-    .then(() => ({ simulate, simulateJson, scenarios, mount }));
+  ready ??= init({ module_or_path: new URL('./ratelab-web_bg.wasm', import.meta.url) }).then(() => ({
+    simulate,
+    simulateJson,
+    scenarios,
+    mount: mountStyled,
+  }));
   return ready;
 }

@@ -56,6 +56,23 @@ test('the docs page: two elements, an iframe and the API under a strict CSP', as
   await frame.locator('button.next').click();
   await frame.locator('output.now', { hasText: /[1-9]/ }).waitFor();
   await page.waitForFunction(() => document.querySelector('#lab-c').offsetHeight > 500);
+  // Both iframes are sized by embed-resize.js, each to its own content (the second
+  // has three lanes, the first four), under the policy.
+  const golden = page.frameLocator('#golden-frame');
+  await golden.locator('article.lane').first().waitFor();
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('iframe.playground')].every((f) => f.dataset.ratelabSized === 'sized'),
+  );
+  const sizes = await page.evaluate(() =>
+    [...document.querySelectorAll('iframe.playground')].map((f) => {
+      const body = f.contentDocument.body.getBoundingClientRect().height;
+      return { frame: f.getBoundingClientRect().height, body };
+    }),
+  );
+  for (const { frame, body } of sizes) assert.ok(Math.abs(frame - body) <= 2, JSON.stringify(sizes));
+  assert.ok(sizes[0].frame > sizes[1].frame, JSON.stringify(sizes));
+  // theme=dark in the second frame's URL.
+  assert.equal(await golden.locator('.ratelab').getAttribute('data-theme'), 'dark');
 
   // The API filled the table and caught the bad config.
   await page.locator('#api-table tbody tr').nth(2).waitFor();

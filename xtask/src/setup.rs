@@ -15,6 +15,10 @@ use crate::util::{self, run, Ctx, Result};
 
 /// Trunk 0.22 needs a newer rustc than the toolchain this project builds with.
 const TRUNK_VERSION: &str = "0.21.14";
+/// mdBook, for the end-to-end test that embeds the playground in a real book
+/// (`tests/e2e/mdbook.test.mjs`). Built without its default features (serve,
+/// watch, search): the test only runs `mdbook build`.
+const MDBOOK_VERSION: &str = "0.5.4";
 /// Installed only when no geckodriver is found; any working geckodriver will do.
 const GECKODRIVER_VERSION: &str = "0.37.1";
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
@@ -66,6 +70,7 @@ pub fn setup(ctx: &Ctx, browsers: Browsers) -> Result<Tools> {
     );
     crates(ctx)?;
     trunk(ctx)?;
+    mdbook(ctx)?;
     wasm_bindgen_cli(ctx, &bindgen)?;
     npm_tools(ctx, &trunk_toml.wasm_opt)?;
     apt_packages(ctx)?;
@@ -262,6 +267,34 @@ fn trunk(ctx: &Ctx) -> Result {
         "--force",
     ]))?;
     expect_version(ctx, "trunk", TRUNK_VERSION)
+}
+
+fn mdbook(ctx: &Ctx) -> Result {
+    // `mdbook --version` says "mdbook v0.5.4".
+    let found_version = version_word(ctx, "mdbook").map(|v| v.trim_start_matches('v').to_owned());
+    match found_version {
+        Some(v) if v == MDBOOK_VERSION => {
+            found("mdbook", &format!("{v} ({})", shown_path(ctx, "mdbook")));
+            return Ok(());
+        }
+        Some(v) => installing("mdbook", &format!("{MDBOOK_VERSION} (found {v})")),
+        None => installing("mdbook", &format!("{MDBOOK_VERSION} (not found)")),
+    }
+    run(ctx.cargo().args([
+        "install",
+        "mdbook",
+        "--version",
+        MDBOOK_VERSION,
+        "--locked",
+        "--no-default-features",
+        "--force",
+    ]))?;
+    match version_word(ctx, "mdbook") {
+        Some(v) if v.trim_start_matches('v') == MDBOOK_VERSION => Ok(()),
+        other => Err(format!(
+            "mdbook {MDBOOK_VERSION} was installed, but `mdbook --version` says {other:?}"
+        )),
+    }
 }
 
 fn wasm_bindgen_cli(ctx: &Ctx, version: &str) -> Result {

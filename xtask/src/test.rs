@@ -40,6 +40,7 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Step {
     Fmt,
+    Types,
     Clippy,
     Native,
     Wasm,
@@ -49,8 +50,9 @@ pub enum Step {
 }
 
 impl Step {
-    pub const ALL: [Step; 7] = [
+    pub const ALL: [Step; 8] = [
         Step::Fmt,
+        Step::Types,
         Step::Clippy,
         Step::Native,
         Step::Wasm,
@@ -62,6 +64,7 @@ impl Step {
     pub fn name(self) -> &'static str {
         match self {
             Step::Fmt => "fmt",
+            Step::Types => "types",
             Step::Clippy => "clippy",
             Step::Native => "native",
             Step::Wasm => "wasm",
@@ -74,6 +77,7 @@ impl Step {
     fn describe(self) -> &'static str {
         match self {
             Step::Fmt => "cargo fmt --check",
+            Step::Types => "tsc --strict on the public .d.ts (tests/types)",
             Step::Clippy => {
                 "clippy, native and wasm32, -D warnings; ratelab-core built without std"
             }
@@ -188,12 +192,41 @@ fn run_step(ctx: &Ctx, tools: &Tools, opts: &Options, step: Step) -> Result {
                 setup::NO_STD_TARGET,
             ]))
         }
+        Step::Types => types(ctx),
         Step::Native => run(ctx.cargo().args(["test", "--workspace"])),
         Step::Wasm => wasm_tests(ctx, tools, &opts.browsers),
         Step::Build => run(ctx.cmd("trunk").args(["build", "--release"])),
         Step::Size => bundle_size(&ctx.root.join("dist")),
         Step::E2e => e2e(ctx, tools),
     }
+}
+
+/// The public declarations (`web/ratelab.d.ts`, `web/rate-limit-playground.d.ts`)
+/// under `tsc --strict`, with typescript from package-lock.json: the README's uses
+/// compile (`tests/types/uses.ts`), and a misspelled mount option does not
+/// (`tests/types/misspelled.ts` must fail, naming the option).
+fn types(ctx: &Ctx) -> Result {
+    let dir = ctx.root.join("tests/types");
+    let tsc = ctx.root.join("node_modules/typescript/bin/tsc");
+    run(ctx
+        .cmd("node")
+        .arg(&tsc)
+        .arg("-p")
+        .arg(dir.join("tsconfig.json")))?;
+    let out = ctx
+        .cmd("node")
+        .arg(&tsc)
+        .arg("-p")
+        .arg(dir.join("tsconfig.misspelled.json"))
+        .output()
+        .map_err(|e| format!("cannot run tsc: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    if out.status.success() || !text.contains("'scenaro' does not exist in type 'MountOptions'") {
+        return Err(format!(
+            "tests/types/misspelled.ts must fail with a misspelled option; tsc said:\n{text}"
+        ));
+    }
+    Ok(())
 }
 
 fn wasm_tests(ctx: &Ctx, tools: &Tools, browsers: &[Browser]) -> Result {

@@ -25,7 +25,7 @@ use serde_json::{Map, Number, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::state::MountOptions;
+use crate::state::{MountOptions, Theme};
 use crate::view::App;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -590,24 +590,110 @@ pub fn scenarios() -> JsValue {
     js_sys::JSON::parse(&ratelab_sim::scenarios_json()).unwrap_or(JsValue::NULL)
 }
 
-/// A mounted playground; `unmount()` removes it.
+/// A mounted playground; `unmount()` removes it. The handle is not what keeps
+/// it alive: the page keeps it ([`LIVE`]) until `unmount()` or until its element
+/// leaves the document, so a caller may drop the handle.
 #[wasm_bindgen]
 pub struct Playground {
     root: web_sys::HtmlElement,
-    handle: Option<Box<dyn std::any::Any>>,
+    id: u32,
+}
+
+/// A playground the page keeps alive: its mount number, its element, and Leptos's
+/// handle (dropping it removes the playground).
+struct Live {
+    id: u32,
+    root: web_sys::HtmlElement,
+    _handle: Box<dyn std::any::Any>,
+}
+
+thread_local! {
+    /// Every playground `mount` made that is still mounted.
+    static LIVE: std::cell::RefCell<Vec<Live>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Drops the playgrounds whose element left the document (the handles are
+/// dropped after the list is released: dropping one runs Leptos's cleanups).
+fn sweep_detached() {
+    let gone: Vec<Live> = LIVE
+        .try_with(|l| {
+            l.try_borrow_mut()
+                .map(|mut l| {
+                    let (gone, kept) = l.drain(..).partition(|p| !p.root.is_connected());
+                    *l = kept;
+                    gone
+                })
+                .unwrap_or_default()
+        })
+        .unwrap_or_default();
+    for p in &gone {
+        crate::crash::unregister(&p.root);
+    }
+}
+
+/// Watches the document once per page: when mounted elements leave it, their
+/// playgrounds are dropped. (Inside a shadow root the custom element unmounts on
+/// disconnect itself; its shadow host leaving the document is seen here too.)
+fn watch_document() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let callback = Closure::<dyn FnMut()>::new(sweep_detached);
+        let Ok(observer) = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()) else {
+            return;
+        };
+        let init = web_sys::MutationObserverInit::new();
+        init.set_child_list(true);
+        init.set_subtree(true);
+        let _ = observer.observe_with_options(&document, &init);
+        // One observer and one closure for the life of the page.
+        callback.forget();
+    });
+}
+
+/// Whether a playground is mounted in `root`.
+fn is_mounted(root: &web_sys::HtmlElement) -> bool {
+    LIVE.try_with(|l| {
+        l.try_borrow()
+            .is_ok_and(|l| l.iter().any(|p| p.root == *root))
+    })
+    .unwrap_or(false)
 }
 
 #[wasm_bindgen]
 impl Playground {
-    /// Removes the playground from its element.
+    /// Removes the playground from its element (again: nothing).
     pub fn unmount(&mut self) {
-        self.handle = None;
-        crate::crash::unregister(&self.root);
+        let id = self.id;
+        let gone: Vec<Live> = LIVE
+            .try_with(|l| {
+                l.try_borrow_mut()
+                    .map(|mut l| {
+                        let (gone, kept) = l.drain(..).partition(|p| p.id == id);
+                        *l = kept;
+                        gone
+                    })
+                    .unwrap_or_default()
+            })
+            .unwrap_or_default();
+        if !gone.is_empty() {
+            crate::crash::unregister(&self.root);
+        }
+        drop(gone);
     }
 
     /// The playground's state as a query string (what `embed.html?…` and the page
-    /// take).
+    /// take); empty once unmounted.
     pub fn query(&self) -> String {
+        let id = self.id;
+        let live = LIVE
+            .try_with(|l| l.try_borrow().is_ok_and(|l| l.iter().any(|p| p.id == id)))
+            .unwrap_or(false);
+        if !live {
+            return String::new();
+        }
         crate::crash::query_of(&self.root).unwrap_or_default()
     }
 }
@@ -616,7 +702,16 @@ impl Playground {
 fn is_host_attribute(key: &str) -> bool {
     matches!(
         key,
-        "class" | "id" | "style" | "slot" | "hidden" | "tabindex" | "title" | "compact" | "embed"
+        "class"
+            | "id"
+            | "style"
+            | "slot"
+            | "hidden"
+            | "tabindex"
+            | "title"
+            | "compact"
+            | "embed"
+            | "theme"
     ) || key.starts_with("aria-")
         || key.starts_with("data-")
 }
@@ -668,11 +763,12 @@ fn option_value(raw: JsValue) -> OptionValue {
     OptionValue::Text(text.replace('%', "%25").replace('+', "%2B"))
 }
 
-/// `mount`'s options as pairs (in order), whether `compact` was asked for, and
-/// how many options were left unread.
+/// `mount`'s options as pairs (in order), whether `compact` was asked for, the
+/// `theme` as written, and how many options were left unread.
 struct Options {
     pairs: Vec<(String, String)>,
     compact: bool,
+    theme: Option<String>,
     dropped: usize,
 }
 
@@ -695,6 +791,7 @@ impl<'de> Visitor<'de> for OptionsVisitor {
         let mut out = Options {
             pairs: Vec::new(),
             compact: false,
+            theme: None,
             dropped: map.size_hint().unwrap_or(0).saturating_sub(MAX_OPTIONS),
         };
         let mut read = 0;
@@ -709,6 +806,8 @@ impl<'de> Visitor<'de> for OptionsVisitor {
             if key == "compact" {
                 // A present attribute is "" (true), as HTML boolean attributes are.
                 out.compact = v != "false" && v != "0";
+            } else if key == "theme" {
+                out.theme = Some(v);
             } else if !is_host_attribute(&key) {
                 out.pairs.push((key, v));
             }
@@ -729,9 +828,22 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
     let read = read.unwrap_or(Options {
         pairs: Vec::new(),
         compact: false,
+        theme: None,
         dropped: 0,
     });
     let (link, mut notices) = ratelab_sim::share::parse_pairs(&read.pairs);
+    let theme = match read.theme.as_deref().map(|t| (t, Theme::parse(t))) {
+        None => Theme::Auto,
+        Some((_, Some(theme))) => theme,
+        Some((t, None)) => {
+            notices.push(ratelab_sim::share::Notice {
+                key: "theme".into(),
+                value: t.chars().take(40).collect(),
+                reason: "expected light, dark or auto; following the page".into(),
+            });
+            Theme::Auto
+        }
+    };
     if read.dropped > 0 {
         notices.push(ratelab_sim::share::Notice {
             key: "…".into(),
@@ -742,6 +854,7 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
     MountOptions {
         embed: true,
         compact: read.compact,
+        theme,
         link,
         notices,
     }
@@ -749,7 +862,11 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
 
 /// Mounts a playground into `element` (for docs pages and the custom element). Keys
 /// work while it has focus; it never writes the page's URL. Throws a `TypeError`
-/// if `element` is not an element or `options` is neither an object nor absent.
+/// if `element` is not an element or `options` is neither an object nor absent,
+/// and an `Error` if `element` is not in the document or already holds a
+/// playground; nothing is changed then, so a later `mount` works. Options the
+/// link parser ignores (`scenario: "nope"`) are shown as the playground's notice
+/// and written to the console as warnings.
 #[wasm_bindgen]
 pub fn mount(
     #[wasm_bindgen(unchecked_param_type = "HTMLElement")] element: JsValue,
@@ -782,14 +899,45 @@ pub fn mount(
         ));
     }
     let element: web_sys::HtmlElement = element.unchecked_into();
+    sweep_detached();
+    if !element.is_connected() {
+        return Err(JsError::new(
+            "mount(element, options): element is not in the document; insert it first",
+        )
+        .into());
+    }
+    if is_mounted(&element) {
+        return Err(JsError::new(
+            "mount(element, options): element already holds a playground; unmount() it first",
+        )
+        .into());
+    }
     crate::crash::install();
+    watch_document();
     let opts = options_from_js(&options);
+    for notice in &opts.notices {
+        web_sys::console::warn_1(&format!("ratelab: mount(): {notice}").into());
+    }
     let root = element.clone();
     let handle = leptos::mount::mount_to(element.clone(), move || {
         view! { <App options=opts root=root /> }
     });
-    Ok(Playground {
-        root: element,
-        handle: Some(Box::new(handle)),
-    })
+    let id = next_id();
+    let _ = LIVE.try_with(|l| {
+        if let Ok(mut l) = l.try_borrow_mut() {
+            l.push(Live {
+                id,
+                root: element.clone(),
+                _handle: Box::new(handle),
+            });
+        }
+    });
+    Ok(Playground { root: element, id })
+}
+
+/// A number unique to each `mount` call.
+fn next_id() -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }

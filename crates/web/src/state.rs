@@ -25,6 +25,30 @@ use crate::texts::Lang;
 /// may still ask for fewer, as an embed in an article comparing two might.)
 pub const MIN_LANES: usize = 3;
 
+/// An embed's colours (`theme=`; the page itself follows the OS).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Theme {
+    /// The host page's `color-scheme`, or the OS's preference if it declares none.
+    #[default]
+    Auto,
+    /// Always light.
+    Light,
+    /// Always dark.
+    Dark,
+}
+
+impl Theme {
+    /// The value of `theme=` (`light`, `dark`, `auto`), or `None` for anything else.
+    pub fn parse(value: &str) -> Option<Theme> {
+        match value {
+            "auto" | "" => Some(Theme::Auto),
+            "light" => Some(Theme::Light),
+            "dark" => Some(Theme::Dark),
+            _ => None,
+        }
+    }
+}
+
 /// How a playground is mounted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MountOptions {
@@ -33,6 +57,8 @@ pub struct MountOptions {
     pub embed: bool,
     /// The compact variant: lanes, clock and yardstick only.
     pub compact: bool,
+    /// The colours: forced light or dark, or the host's.
+    pub theme: Theme,
     /// The setup and view to open, from [`share::parse`].
     pub link: Link,
     /// What the parser ignored, shown once.
@@ -46,6 +72,7 @@ impl MountOptions {
         MountOptions {
             embed: false,
             compact: false,
+            theme: Theme::Auto,
             link,
             notices,
         }
@@ -223,6 +250,7 @@ impl Playground {
         let MountOptions {
             embed,
             compact,
+            theme: _,
             link: Link { setup: state, view },
             notices,
         } = options;

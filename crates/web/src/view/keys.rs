@@ -1,6 +1,7 @@
 //! The keyboard: space plays or pauses, ← and → step between requests, R (or
 //! Enter) sends a request in the manual scenario. On the page the keys work
-//! everywhere; in an embed, while the playground has focus.
+//! everywhere; in an embed, only while the playground has focus, and the keys it
+//! handles stop there (the host page never sees them).
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -44,7 +45,12 @@ pub fn on_key(ctx: Ctx, e: &ev::KeyboardEvent) {
         .unwrap_or_default();
     let manual = ctx.manual.get_untracked();
     if let Some(action) = action_of(&e.key(), &tag, manual) {
+        // A key the playground handles is its own: the host page (a docs site that
+        // turns the page on →) does not see it. Keys it ignores pass through.
         e.prevent_default();
+        if ctx.embed {
+            e.stop_propagation();
+        }
         ctx.act(action);
     }
 }

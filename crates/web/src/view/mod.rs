@@ -25,7 +25,7 @@ use web_sys::HtmlElement;
 
 pub use context::{text, use_ctx, Ctx};
 
-use crate::state::{MountOptions, Playground};
+use crate::state::{MountOptions, Playground, Theme};
 
 fn prefers(query: &str) -> bool {
     web_sys::window()
@@ -40,6 +40,30 @@ fn instance() -> u32 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+/// `data-theme` for the stylesheet: `light` or `dark` as asked; for `auto`, `auto`
+/// (inherit the host's `color-scheme`, so a docs site's dark theme is followed as
+/// it switches) when the host declares one, else `os` (follow the OS). Read once:
+/// a host that starts declaring a scheme later is not followed.
+fn theme_attribute(theme: Theme, root: Option<&HtmlElement>) -> &'static str {
+    match theme {
+        Theme::Light => "light",
+        Theme::Dark => "dark",
+        Theme::Auto => {
+            let declared = root
+                .and_then(|r| {
+                    let style = web_sys::window()?.get_computed_style(r).ok()??;
+                    style.get_property_value("color-scheme").ok()
+                })
+                .is_some_and(|s| !s.is_empty() && s != "normal");
+            if declared {
+                "auto"
+            } else {
+                "os"
+            }
+        }
+    }
+}
+
 /// The playground.
 #[component]
 pub fn App(
@@ -49,6 +73,7 @@ pub fn App(
     #[prop(optional)]
     root: Option<HtmlElement>,
 ) -> impl IntoView {
+    let theme = theme_attribute(options.theme, root.as_ref());
     let mut playground = match Playground::new(options) {
         Ok(p) => p,
         Err(e) => return view! { <p class="error">{e}</p> }.into_any(),
@@ -68,6 +93,8 @@ pub fn App(
             class:compact=compact
             class:embed=embed
             lang=move || ctx.lang.get().code()
+            dir="ltr"
+            data-theme=theme
             tabindex=embed.then_some("0")
             on:keydown=move |e| {
                 if embed {

@@ -126,3 +126,67 @@ fn values_json_cannot_hold_are_refused_with_their_path() {
     let text = js_sys::JSON::stringify(&ok).unwrap().as_string().unwrap();
     assert!(text.contains(r#""passed":2"#), "{text}");
 }
+
+#[wasm_bindgen_test]
+async fn mount_refuses_detached_and_occupied_elements_and_works_afterwards() {
+    // mount(null) first: nothing is left half-done for the next call.
+    assert_eq!(
+        thrown(mount(JsValue::NULL, JsValue::UNDEFINED).err().unwrap()).0,
+        "TypeError"
+    );
+    let document = web_sys::window().unwrap().document().unwrap();
+    let detached = document.create_element("div").unwrap();
+    let (name, message) = thrown(mount(detached.into(), JsValue::UNDEFINED).err().unwrap());
+    assert_eq!(name, "Error");
+    assert_eq!(
+        message,
+        "mount(element, options): element is not in the document; insert it first"
+    );
+    let root = fresh_root();
+    let mut first = mount(root.clone().into(), JsValue::UNDEFINED).unwrap();
+    let (name, message) = thrown(
+        mount(root.clone().into(), JsValue::UNDEFINED)
+            .err()
+            .unwrap(),
+    );
+    assert_eq!(name, "Error");
+    assert_eq!(
+        message,
+        "mount(element, options): element already holds a playground; unmount() it first"
+    );
+    super::settle().await;
+    assert_eq!(super::lanes(&root).len(), 3);
+    assert!(first.query().contains("scenario="), "{}", first.query());
+    first.unmount();
+    assert!(super::lanes(&root).is_empty());
+    assert_eq!(first.query(), "");
+    // The element is free again; an old handle's unmount() leaves the new one alone.
+    let _second = mount(root.clone().into(), js("{scenario: 'lab-c'}")).unwrap();
+    first.unmount();
+    super::settle().await;
+    assert_eq!(super::lanes(&root).len(), 4);
+}
+
+#[wasm_bindgen_test]
+async fn a_dropped_handle_keeps_the_playground_and_bad_values_show_a_notice() {
+    let root = fresh_root();
+    drop(
+        mount(
+            root.clone().into(),
+            js("{scenario: 'nope', theme: 'sepia'}"),
+        )
+        .unwrap(),
+    );
+    super::settle().await;
+    assert_eq!(super::lanes(&root).len(), 3);
+    let notices = super::find(&root, ".notices").text_content().unwrap();
+    assert!(notices.contains("scenario=nope"), "{notices}");
+    assert!(notices.contains("theme=sepia"), "{notices}");
+    // Removed from the document, it is dropped (the document's observer runs
+    // after the mutation).
+    root.remove();
+    super::settle().await;
+    let document = web_sys::window().unwrap().document().unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let _again = mount(root.clone().into(), JsValue::UNDEFINED).unwrap();
+}

@@ -9,10 +9,10 @@ pub mod level;
 pub mod marks;
 pub mod response;
 
-use gloo_timers::callback::Timeout;
-use leptos::ev;
 use leptos::html::Div;
 use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 
 pub use lane::LaneCtx;
 
@@ -36,27 +36,44 @@ fn measure(ctx: Ctx, el: &web_sys::HtmlElement) {
     }
 }
 
+/// A `ResizeObserver` that measures `el` again after its width changed (it
+/// reports at most once per frame), and the closure it calls.
+struct WidthObserver {
+    observer: web_sys::ResizeObserver,
+    _callback: Closure<dyn FnMut()>,
+}
+
+fn observe_width(ctx: Ctx, el: &web_sys::HtmlElement) -> Option<WidthObserver> {
+    let target = el.clone();
+    let callback = Closure::<dyn FnMut()>::new(move || measure(ctx, &target));
+    let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+    observer.observe(el);
+    Some(WidthObserver {
+        observer,
+        _callback: callback,
+    })
+}
+
 /// The legend and the lanes.
 #[component]
 pub fn Lanes() -> impl IntoView {
     let ctx = use_ctx();
     let node = NodeRef::<Div>::new();
-    // Measured once mounted, then after the window stops resizing.
+    // Measured once mounted, then whenever the lanes' own box changes width: an
+    // embed in a docs column resizes without the window resizing.
     Effect::new(move |_| {
         if let Some(el) = node.get() {
             measure(ctx, &el);
+            if let Some(observer) = observe_width(ctx, &el) {
+                let kept = StoredValue::new_local(Some(observer));
+                on_cleanup(move || {
+                    if let Some(Some(o)) = kept.try_update_value(Option::take) {
+                        o.observer.disconnect();
+                    }
+                });
+            }
         }
     });
-    let pending: StoredValue<Option<Timeout>, LocalStorage> = StoredValue::new_local(None);
-    let resize = window_event_listener(ev::resize, move |_| {
-        let later = Timeout::new(100, move || {
-            if let Some(el) = node.get_untracked() {
-                measure(ctx, &el);
-            }
-        });
-        let _ = pending.try_set_value(Some(later));
-    });
-    on_cleanup(move || resize.remove());
     let lanes = Memo::new(move |_| {
         ctx.run.with(|s| {
             s.sim

@@ -1,0 +1,216 @@
+// A hostile host page: dir=rtl, uppercase, letter and word spacing, nowrap and a
+// 62.5% root font on the page, the element in a 700 px and a 320 px column, under
+// the strict CSP. The element keeps its own layout (nothing overflows its box, its
+// text is not transformed), follows its theme, keeps the keys it handles, and
+// mount() with style.css restyles nothing of the host; mount() refuses null,
+// detached and already-mounted elements and works afterwards.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { STRICT_CSP, artifacts, dist, launch, open, serve } from './helpers.mjs';
+
+let server;
+let browser;
+let base;
+let dir;
+
+const HOST_CSS = `
+html { font-size: 62.5%; }
+body { font: 1.4rem/1.4 Georgia, serif; text-transform: uppercase; letter-spacing: 3px;
+       word-spacing: 12px; white-space: nowrap; text-align: right; margin: 0; }
+.column { width: 700px; margin: 0 auto; }
+.narrow { width: 320px; }
+.dark-host { color-scheme: dark; }
+.hidden { color: rgb(1, 2, 3); }
+.badge { color: rgb(4, 5, 6); }
+`;
+
+const HOST_JS = `
+import { load } from './ratelab/ratelab.js';
+window.hostKeys = 0;
+document.addEventListener('keydown', (e) => { if (e.key === 'ArrowRight') window.hostKeys += 1; });
+window.ratelab = load();
+`;
+
+const HOST_HTML = `<!DOCTYPE html>
+<html lang="en" dir="rtl">
+<head>
+  <meta charset="utf-8" />
+  <title>host</title>
+  <link rel="stylesheet" href="host.css" />
+  <link rel="stylesheet" href="ratelab/style.css" />
+  <script type="module" src="ratelab/rate-limit-playground.js"></script>
+  <script type="module" src="host.js"></script>
+</head>
+<body>
+  <p class="hidden" id="host-hidden">host text</p>
+  <p><span class="badge" id="host-badge">badge</span></p>
+  <div class="column"><rate-limit-playground id="wide" scenario="golden"></rate-limit-playground></div>
+  <div class="column narrow"><rate-limit-playground id="narrow" scenario="edge-burst" theme="dark"></rate-limit-playground></div>
+  <div class="column dark-host"><rate-limit-playground id="auto" compact></rate-limit-playground></div>
+  <div class="column"><rate-limit-playground id="nope" scenario="nope" compact></rate-limit-playground></div>
+  <div class="column" id="mounted"></div>
+</body>
+</html>`;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ratelab-host-'));
+  await symlink(dist, join(dir, 'ratelab'));
+  await writeFile(join(dir, 'host.html'), HOST_HTML);
+  await writeFile(join(dir, 'host.css'), HOST_CSS);
+  await writeFile(join(dir, 'host.js'), HOST_JS);
+  server = await serve(dir, { csp: STRICT_CSP });
+  base = `http://127.0.0.1:${server.address().port}/`;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((ok) => (server ? server.close(ok) : ok()));
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** What in `#id`'s shadow root reaches outside the element's box (px, by element). */
+function overflow(page, id) {
+  return page.evaluate((id) => {
+    const host = document.getElementById(id);
+    const box = host.getBoundingClientRect();
+    const out = [];
+    for (const el of host.shadowRoot.querySelectorAll('*')) {
+      // Inside a scrolling box, wide content scrolls instead of overflowing.
+      if (el.closest('.scroll') && !el.classList.contains('scroll')) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.right > box.right + 1 || r.left < box.left - 1) {
+        out.push(`${el.tagName.toLowerCase()}.${el.className?.baseVal ?? el.className}: ${r.left}..${r.right} in ${box.left}..${box.right}`);
+      }
+    }
+    return out;
+  }, id);
+}
+
+test('host styles do not reach in, nothing reaches out, the layout fits the column', async (t) => {
+  const page = await open(t, browser, `${base}host.html`, { width: 1280 });
+  for (const id of ['wide', 'narrow', 'auto', 'nope']) {
+    await page.locator(`#${id} article.lane`).first().waitFor();
+  }
+  const styles = await page.locator('#wide .ratelab').evaluate((el) => {
+    const s = getComputedStyle(el);
+    const label = getComputedStyle(el.querySelector('.field .label'));
+    return {
+      direction: s.direction,
+      textTransform: s.textTransform,
+      letterSpacing: s.letterSpacing,
+      wordSpacing: s.wordSpacing,
+      whiteSpace: s.whiteSpace,
+      textAlign: s.textAlign,
+      fontSize: s.fontSize,
+      label: parseFloat(label.fontSize),
+    };
+  });
+  assert.deepEqual(
+    { ...styles, label: styles.label >= 12 },
+    {
+      direction: 'ltr',
+      textTransform: 'none',
+      letterSpacing: 'normal',
+      wordSpacing: '0px',
+      whiteSpace: 'normal',
+      textAlign: 'left',
+      fontSize: '15px',
+      label: true,
+    },
+  );
+  // The first lane starts at the left (no mirroring).
+  const [laneLeft, hostLeft] = await page.locator('#wide').evaluate((h) => [
+    h.shadowRoot.querySelector('article.lane').getBoundingClientRect().left,
+    h.getBoundingClientRect().left,
+  ]);
+  assert.ok(laneLeft - hostLeft < 40, `${laneLeft} vs ${hostLeft}`);
+  assert.deepEqual(await overflow(page, 'wide'), []);
+  assert.deepEqual(await overflow(page, 'narrow'), []);
+  // The side panel sits beside the timeline only when the element is wide enough.
+  const side = (id) =>
+    page.locator(`#${id}`).evaluate((h) => {
+      const lane = h.shadowRoot.querySelector('.lane-body');
+      return getComputedStyle(lane).flexDirection;
+    });
+  assert.equal(await side('wide'), 'column');
+  assert.equal(await side('narrow'), 'column');
+
+  // Nothing of style.css restyles the host page.
+  assert.equal(await page.locator('#host-hidden').evaluate((e) => getComputedStyle(e).display), 'block');
+  assert.equal(await page.locator('#host-badge').evaluate((e) => getComputedStyle(e).color), 'rgb(4, 5, 6)');
+  assert.match(await page.evaluate(() => getComputedStyle(document.body).fontFamily), /Georgia/);
+
+  // Theme: light by default on a light host, dark when asked, dark on a dark host.
+  const paper = (id) => page.locator(`#${id} .ratelab`).evaluate((e) => getComputedStyle(e).backgroundColor);
+  assert.equal(await paper('wide'), 'rgb(251, 250, 247)');
+  assert.equal(await paper('narrow'), 'rgb(20, 23, 29)');
+  assert.equal(await paper('auto'), 'rgb(20, 23, 29)');
+
+  // An unknown attribute value: the usual notice, in the element.
+  await page.locator('#nope .notices', { hasText: 'scenario=nope' }).waitFor();
+
+  // Keys: handled ones stay inside while it has focus; none taken without focus.
+  await page.locator('#wide .ratelab').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.locator('#wide output.now', { hasText: '2 s' }).waitFor();
+  assert.equal(await page.evaluate(() => window.hostKeys), 0);
+  await page.locator('#host-hidden').click();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => window.hostKeys), 1);
+  assert.equal(await page.locator('#wide output.now').textContent(), '2 s');
+
+  await mkdir(artifacts, { recursive: true });
+  await page.screenshot({ path: join(artifacts, 'host.png'), fullPage: true });
+});
+
+test('mount(): clear errors for bad elements, and a valid mount afterwards', async (t) => {
+  const page = await open(t, browser, `${base}host.html`);
+  const result = await page.evaluate(async () => {
+    const { mount } = await window.ratelab;
+    const error = (f) => {
+      try {
+        f();
+        return 'no error';
+      } catch (e) {
+        return `${e.constructor.name}: ${e.message}`;
+      }
+    };
+    const target = document.getElementById('mounted');
+    const detached = document.createElement('div');
+    const errors = [
+      error(() => mount(null, {})),
+      error(() => mount({}, {})),
+      error(() => mount(document.createTextNode('x'), {})),
+      error(() => mount(detached, {})),
+      error(() => mount(target, 12345)),
+    ];
+    const first = mount(target, { scenario: 'lab-c', compact: true });
+    errors.push(error(() => mount(target, {})));
+    const lanes = target.querySelectorAll('article.lane').length;
+    const query = first.query();
+    first.unmount();
+    const after = target.querySelectorAll('article.lane').length;
+    const again = mount(target, { compact: true });
+    return { errors, lanes, query, after, again: target.querySelectorAll('article.lane').length > 0 && !!again };
+  });
+  assert.deepEqual(result.errors, [
+    'TypeError: mount(element, options): element must be an HTML element, got null',
+    'TypeError: mount(element, options): element must be an HTML element, got an object',
+    'TypeError: mount(element, options): element must be an HTML element, got an object',
+    'Error: mount(element, options): element is not in the document; insert it first',
+    'TypeError: mount(element, options): options must be an object, got a number',
+    'Error: mount(element, options): element already holds a playground; unmount() it first',
+  ]);
+  assert.equal(result.lanes, 4);
+  assert.match(result.query, /scenario=lab-c/);
+  assert.equal(result.after, 0);
+  assert.ok(result.again);
+  // mount() styles (style.css on the host) match only inside the playground.
+  assert.equal(await page.locator('#host-badge').evaluate((e) => getComputedStyle(e).color), 'rgb(4, 5, 6)');
+  assert.deepEqual(await overflow(page, 'wide'), []);
+});

@@ -1,0 +1,129 @@
+// A real docs site: a small mdBook (the `mdbook` binary, installed by `cargo xtask
+// setup` at a pinned version) embeds the element as the README says (dist/ in
+// src/ratelab/, the loader in book.toml's additional-js) in a top-level and a
+// nested chapter, built once in mdBook's light theme and once in its dark "navy"
+// theme. In headless Chromium: nothing overflows mdBook's content column (about
+// 700 px wide), the playground plays, → inside it moves the playground and not the
+// book, and the element's theme follows the book's.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { artifacts, dist, launch, open, serve } from './helpers.mjs';
+
+const MDBOOK = process.env.RATELAB_MDBOOK ?? 'mdbook';
+
+let dir;
+let browser;
+const books = {};
+
+const CHAPTER = (title) => `# ${title}
+
+Half of a burst just before the 10 s boundary, half just after.
+
+<rate-limit-playground id="lab" scenario="edge-burst" limiters="fixed_window,sliding_log,token_bucket" limit="5" period="10s"></rate-limit-playground>
+
+Text after the playground.
+`;
+
+async function book(name, theme) {
+  const root = join(dir, name);
+  await mkdir(join(root, 'src', 'part'), { recursive: true });
+  await cp(dist, join(root, 'src', 'ratelab'), { recursive: true });
+  await writeFile(
+    join(root, 'book.toml'),
+    `[book]
+title = "ratelab in a book"
+
+[output.html]
+default-theme = "${theme}"
+preferred-dark-theme = "${theme}"
+additional-js = ["src/ratelab/rate-limit-playground-loader.js"]
+`,
+  );
+  await writeFile(
+    join(root, 'src', 'SUMMARY.md'),
+    `# Summary
+
+- [Top](top.md)
+  - [Nested](part/nested.md)
+- [Last](last.md)
+`,
+  );
+  await writeFile(join(root, 'src', 'top.md'), CHAPTER('Top'));
+  await writeFile(join(root, 'src', 'part', 'nested.md'), CHAPTER('Nested'));
+  await writeFile(join(root, 'src', 'last.md'), '# Last\n\nThe end.\n');
+  const built = spawnSync(MDBOOK, ['build', root], { encoding: 'utf8' });
+  assert.equal(built.status, 0, `mdbook build failed: ${built.error ?? ''}${built.stderr}`);
+  const server = await serve(join(root, 'book'));
+  return { server, base: `http://127.0.0.1:${server.address().port}/` };
+}
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ratelab-mdbook-'));
+  books.light = await book('light', 'light');
+  books.dark = await book('dark', 'navy');
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  for (const b of Object.values(books)) await new Promise((ok) => b.server.close(ok));
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+for (const [theme, paper] of [
+  ['light', 'rgb(251, 250, 247)'],
+  ['dark', 'rgb(20, 23, 29)'],
+]) {
+  for (const chapter of ['top.html', 'part/nested.html']) {
+    test(`mdBook, ${theme} theme, ${chapter}`, async (t) => {
+      const page = await open(t, browser, `${books[theme].base}${chapter}`, { width: 1280 });
+      const lab = page.locator('#lab');
+      await lab.locator('article.lane').first().waitFor();
+      const width = await lab.evaluate((e) => e.getBoundingClientRect().width);
+      assert.ok(width > 600 && width < 800, `the column is ${width} px`);
+      const outside = await lab.evaluate((host) => {
+        const box = host.getBoundingClientRect();
+        return [...host.shadowRoot.querySelectorAll('*')]
+          .filter((el) => !(el.closest('.scroll') && !el.classList.contains('scroll')))
+          .map((el) => [el, el.getBoundingClientRect()])
+          .filter(([, r]) => (r.width || r.height) && (r.right > box.right + 1 || r.left < box.left - 1))
+          .map(([el, r]) => `${el.tagName} ${r.left}..${r.right}`);
+      });
+      assert.deepEqual(outside, []);
+      // Labels keep their size under mdBook's 62.5% root font.
+      const label = await lab.locator('.field .label').first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+      assert.ok(label >= 12, `${label}px`);
+      // The theme follows the book's.
+      assert.equal(await lab.locator('.ratelab').evaluate((e) => getComputedStyle(e).backgroundColor), paper);
+
+      await mkdir(artifacts, { recursive: true });
+      const name = `mdbook-${theme}-${chapter.replace(/\W+/g, '-')}`;
+      await page.screenshot({ path: join(artifacts, `${name}-1280.png`) });
+      await page.setViewportSize({ width: 700, height: 900 });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(artifacts, `${name}-700.png`), fullPage: false });
+      await page.setViewportSize({ width: 1280, height: 900 });
+
+      // → inside the playground steps it and does not turn the page.
+      const url = page.url();
+      await lab.locator('.ratelab').focus();
+      await page.keyboard.press('ArrowRight');
+      await lab.locator('output.now', { hasText: /^[1-9]/ }).waitFor();
+      await page.waitForTimeout(300);
+      assert.equal(page.url(), url);
+      // It plays.
+      await lab.locator('button.play').click();
+      const before = await lab.locator('output.now').textContent();
+      await page.waitForFunction(
+        (b) => document.querySelector('#lab').shadowRoot.querySelector('output.now').textContent !== b,
+        before,
+      );
+      await lab.locator('button.play').click();
+
+    });
+  }
+}

@@ -1,0 +1,34 @@
+// Must compile under tsc --strict: the README's uses of the API and the element.
+import { load, type MountOptions, type SimulateReport } from '../../web/ratelab.js';
+import '../../web/rate-limit-playground.js';
+
+async function main(): Promise<void> {
+  const ratelab = await load();
+  const report: SimulateReport = ratelab.simulate({
+    requests: [0, 100, { t: 200, key: 'a', cost: 2 }],
+    limiters: [{ algorithm: 'gcra', limit: 5, period_ms: 1000 }, 'token_bucket'],
+  });
+  const passed: number = report.results[0].passed;
+  const text: string = ratelab.simulateJson('{"scenario":"golden"}');
+  const ids: string[] = ratelab.scenarios().map((s) => s.id);
+  const options: MountOptions = {
+    scenario: 'edge-burst',
+    limiters: ['fixed_window', 'sliding_log', 'token_bucket'],
+    limit: 5,
+    period: '10s',
+    'burst.2': 4,
+    compact: true,
+    theme: 'dark',
+  };
+  const root = document.createElement('div');
+  document.body.append(root);
+  const playground = ratelab.mount(root, options);
+  const query: string = playground.query();
+  playground.unmount();
+  const element = document.querySelector('rate-limit-playground');
+  const elementQuery: string | undefined = element?.query;
+  const made = document.createElement('rate-limit-playground');
+  console.log(passed, text, ids, query, elementQuery, made.query);
+}
+
+void main();

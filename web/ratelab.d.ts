@@ -1,0 +1,162 @@
+// The public types of ratelab's JavaScript API (ratelab.js and the custom element).
+// Written by hand, apart from the wasm-bindgen glue's own ratelab-web.d.ts, so that
+// they expose no glue internals (InitInput, __wbg_*) and need no `lib: esnext`: a
+// project with `"strict": true` and the default lib checks them as they are.
+// Checked by `cargo xtask test` (tsc --strict on tests/types/).
+
+/** A request: a time in ms, or an object with a time, a key and a cost. */
+export type RequestInput = number | { t: number; key?: string; cost?: number };
+
+/** An algorithm id (the lanes of the page, the command line's `algorithm`). */
+export type Algorithm =
+  | 'fixed_window'
+  | 'fixed_window_anchored'
+  | 'sliding_log'
+  | 'sliding_window_counter'
+  | 'token_bucket'
+  | 'leaky_queue'
+  | 'gcra'
+  | 'nginx'
+  | 'sliding_log_logs_blocked'
+  | 'token_bucket_f64';
+
+/** One limiter, as in the command line's JSON format. */
+export interface LimiterInput {
+  algorithm: Algorithm;
+  id?: string;
+  limit?: number;
+  period_ms?: number;
+  burst?: number;
+  delay?: number;
+  nodelay?: boolean;
+}
+
+/** The input of `simulate`: explicit requests and limiters, or a scenario. */
+export interface SimulateConfig {
+  requests?: RequestInput[];
+  limiters?: (LimiterInput | Algorithm)[];
+  window_ms?: number;
+  scenario?: string;
+  limit?: number;
+  period_ms?: number;
+  seed?: number;
+  load?: number;
+  clients?: number;
+  duration_ms?: number;
+}
+
+/** One limiter's result. */
+export interface LaneResult {
+  id: string;
+  algorithm: string;
+  params: { limit: number; period_ms: number; burst: number | null; delay: number | null; nodelay: boolean };
+  allowed: boolean[];
+  wait_ms: (number | null)[];
+  passed: number;
+  blocked: number;
+  max_in_window: number;
+  window_ms: number;
+  max_in_1s: number;
+  max_in_window_departures: number | null;
+  longest_wait_ms: number;
+  histogram_10s: number[];
+  keys: number;
+  state_numbers: number;
+}
+
+/** The output of `simulate` (the command line's `ratelab simulate`). */
+export interface SimulateReport {
+  results: LaneResult[];
+  scenario: string | null;
+  request_count: number;
+  sweep?: {
+    baseline: string;
+    candidate: string;
+    limit: number;
+    period_ms: number;
+    clients: number;
+    duration_ms: number;
+    seed: number;
+    rows: {
+      load: string;
+      load_permille: number;
+      requests: number;
+      baseline_allowed: number;
+      candidate_allowed: number;
+      wrong_allows: number;
+      wrong_blocks: number;
+    }[];
+  };
+}
+
+/** A scenario of the registry. */
+export interface ScenarioInfo {
+  id: string;
+  title: string;
+  description: string;
+  overrides: string[];
+  limit: number;
+  period_ms: number;
+  window_ms: number | null;
+  limiters: LimiterInput[];
+}
+
+/** A number, or the text a URL would carry (`"10s"`, `"500ms"`). */
+type Value = number | string;
+
+/**
+ * Options of `mount` (and attributes of `<rate-limit-playground>`): the URL
+ * parameters of the playground, plus `compact` and `theme`. A misspelled option is
+ * a type error; lane i's own parameters are `"burst.1"`, `"period.0"`, …
+ */
+export interface MountOptions {
+  scenario?: string;
+  /** Comma-separated algorithm ids, or an array of them (1 to 6). */
+  limiters?: string | Algorithm[];
+  limit?: Value;
+  /** A duration: "10s", "500ms", "1m", or a number of ms. */
+  period?: Value;
+  window?: Value;
+  requests?: string;
+  seed?: Value;
+  load?: Value;
+  clients?: Value;
+  duration?: Value;
+  t?: Value;
+  speed?: Value;
+  sel?: Value;
+  lang?: 'en' | 'vi';
+  hl?: boolean | Value;
+  /** Lanes, clock and yardstick only. */
+  compact?: boolean;
+  /** `auto` (the default) follows the host's `color-scheme`, then the OS. */
+  theme?: 'light' | 'dark' | 'auto';
+  [lane: `${'limit' | 'period' | 'burst' | 'delay' | 'nodelay' | 'algorithm'}.${number}`]: Value | boolean | undefined;
+}
+
+/** A mounted playground. It stays alive without this handle. */
+export interface Playground {
+  /** Removes the playground from its element (a second call does nothing). */
+  unmount(): void;
+  /** Its state as a query string (for `embed.html?…` or the page); "" once unmounted. */
+  query(): string;
+}
+
+/** What `load()` resolves to. */
+export interface Ratelab {
+  /** Runs a config; throws a `TypeError` for a non-object, an `Error` with the command line's message on bad input. */
+  simulate(config: SimulateConfig): SimulateReport;
+  /** JSON text in, the command line's JSON text out; a `TypeError` if `text` is not a string. */
+  simulateJson(text: string): string;
+  /** The scenario registry. */
+  scenarios(): ScenarioInfo[];
+  /**
+   * Mounts a playground into `element`. A `TypeError` if it is not an element or
+   * `options` not an object; an `Error` if it is not in the document or already
+   * holds one.
+   */
+  mount(element: HTMLElement, options?: MountOptions): Playground;
+}
+
+/** Loads the wasm once per page and resolves to the API. */
+export function load(): Promise<Ratelab>;
