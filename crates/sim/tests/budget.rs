@@ -121,9 +121,14 @@ fn the_issues_links_fall_back_with_a_notice() {
                 && n.contains("(2000000 requests × ")
                 && n.contains("over the budget of 64 MB")
         } else {
-            n.starts_with("scenario=edge-burst: period_ms: 9007199254740991 is too long for edge-burst")
+            n.starts_with(
+                "scenario=edge-burst: period_ms: 9007199254740991 is too long for edge-burst",
+            )
         };
-        assert!(why && n.ends_with("; showing the scenario's defaults"), "{n}");
+        assert!(
+            why && n.ends_with("; showing the scenario's defaults"),
+            "{n}"
+        );
         assert_eq!(link.setup, Setup::for_scenario(ScenarioId::EdgeBurst));
         // The view survives.
         assert_eq!(link.view.highlight, query.contains("hl=1"));

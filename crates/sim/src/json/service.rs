@@ -110,7 +110,12 @@ fn object<'a, 'j>(v: &'a Json<'j>, path: &str, like: &str) -> Result<&'a Obj<'j>
     }
 }
 
-fn array<'a, 'j>(v: &'a Json<'j>, path: &str, max: usize, noun: &str) -> Result<&'a [Json<'j>], SimError> {
+fn array<'a, 'j>(
+    v: &'a Json<'j>,
+    path: &str,
+    max: usize,
+    noun: &str,
+) -> Result<&'a [Json<'j>], SimError> {
     let Json::Array(items) = v else {
         return Err(SimError::at(
             path,
