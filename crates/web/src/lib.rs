@@ -41,11 +41,18 @@ pub const ROOT_ID: &str = "ratelab";
 
 /// Mounts the full page (URL state, global keys) into `parent` for the lifetime of
 /// the page.
-pub fn mount_page(parent: web_sys::HtmlElement, query: &str) {
+///
+/// `lanes_px` is the width the lanes will have, if the page already knows it (see
+/// [`start`]), so that the first render draws them at their final width.
+pub fn mount_page(parent: web_sys::HtmlElement, query: &str, lanes_px: Option<f64>) {
     crash::install();
     let options = MountOptions::page(query);
     let root = parent.clone();
-    leptos::mount::mount_to(parent, move || view! { <App options=options root=root /> }).forget();
+    leptos::mount::mount_to(
+        parent,
+        move || view! { <App options=options root=root lanes_px=lanes_px /> },
+    )
+    .forget();
 }
 
 /// Entry point run by the wasm-bindgen glue when the module loads.
@@ -57,8 +64,19 @@ pub fn start() {
     let root = window.document().and_then(|d| d.get_element_by_id(ROOT_ID));
     if let Some(root) = root {
         let query = window.location().search().unwrap_or_default();
+        // index.html's placeholder lane is as wide as the lanes will be: measured
+        // now (a layout of the small loading frame), the first render draws every
+        // lane at its final width instead of at a guess and then again once the
+        // mounted page is measured.
+        let lanes_px = root
+            .query_selector(".lane-placeholder")
+            .ok()
+            .flatten()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            .map(|e| f64::from(e.offset_width()))
+            .filter(|w| *w > 0.0);
         // Whatever the page showed while loading gives way to the app.
         root.set_text_content(None);
-        mount_page(root.unchecked_into(), &query);
+        mount_page(root.unchecked_into(), &query, lanes_px);
     }
 }

@@ -72,6 +72,10 @@ pub fn App(
     /// The element it is mounted in (for the panic hook); `None` in tests.
     #[prop(optional)]
     root: Option<HtmlElement>,
+    /// The lanes container's width, px, when known before mounting (the page's
+    /// placeholder lane); else measured once mounted.
+    #[prop(default = None)]
+    lanes_px: Option<f64>,
 ) -> impl IntoView {
     let theme = theme_attribute(options.theme, root.as_ref());
     let mut playground = match Playground::new(options) {
@@ -80,6 +84,9 @@ pub fn App(
     };
     playground.reduced_motion = prefers("(prefers-reduced-motion: reduce)");
     let ctx = Ctx::new(playground, instance());
+    if let Some(w) = lanes_px {
+        ctx.width.set(lanes::timeline_width(w));
+    }
     provide_context(ctx);
     url::keep(ctx, root);
     clock::run_while_playing(ctx);
