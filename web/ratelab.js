@@ -1,7 +1,7 @@
 // The one loader every page shares: instantiates the wasm once (however many
 // playgrounds, elements and API calls a page has) and hands out the API.
 // Relative to this file, so a docs site can serve dist/ from any folder.
-import init, { simulate, simulateJson, scenarios, mount } from './ratelab-web.js';
+import init, { simulate, simulateJson, scenarios, mount, setWorker } from './ratelab-web.js';
 
 const STYLESHEET = new URL('./style.css', import.meta.url).href;
 
@@ -27,13 +27,25 @@ function mountStyled(element, options) {
   return playground;
 }
 
+// Compiled while it downloads (the request index.html preloads). Compiling here
+// rather than inside the glue keeps the WebAssembly.Module, which heavy runs hand
+// to their worker (worker.js) so that it neither downloads nor compiles it again.
+async function compile(url) {
+  const response = fetch(url);
+  try {
+    return await WebAssembly.compileStreaming(response);
+  } catch {
+    // A server that does not say application/wasm: compile from the bytes.
+    return WebAssembly.compile(await (await response).arrayBuffer());
+  }
+}
+
 /** Resolves to `{ simulate, simulateJson, scenarios, mount }` once the wasm is running. */
 export function load() {
-  ready ??= init({ module_or_path: new URL('./ratelab-web_bg.wasm', import.meta.url) }).then(() => ({
-    simulate,
-    simulateJson,
-    scenarios,
-    mount: mountStyled,
-  }));
+  ready ??= compile(new URL('./ratelab-web_bg.wasm', import.meta.url)).then(async (module) => {
+    await init({ module_or_path: module });
+    setWorker(new URL('./worker.js', import.meta.url).href, module);
+    return { simulate, simulateJson, scenarios, mount: mountStyled };
+  });
   return ready;
 }

@@ -15,6 +15,7 @@
 //! - [`texts`]: every word of the page, in English and Vietnamese.
 //! - [`api`]: `simulate`, `simulateJson`, `scenarios`, `mount` for JavaScript.
 //! - [`crash`]: the panic hook that leaves a readable error box.
+//! - [`worker`]: heavy runs (lab D's sweep) in a module worker on the same wasm.
 //!
 //! The module starts itself ([`start`]) and mounts the full page into the element
 //! with id [`ROOT_ID`], if the page has one, with the setup from the URL. Other pages
@@ -28,6 +29,7 @@ pub mod series;
 pub mod state;
 pub mod texts;
 pub mod view;
+pub mod worker;
 
 pub use state::MountOptions;
 pub use view::App;

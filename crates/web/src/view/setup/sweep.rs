@@ -3,12 +3,12 @@
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use ratelab_sim::share::format_duration;
-use ratelab_sim::sweep::{sweep, SweepSpec};
 use ratelab_sim::ScenarioId;
 
 use crate::state::Action;
 use crate::texts::sweep::SWEEP;
 use crate::view::{text, use_ctx, Ctx};
+use crate::worker;
 
 /// The sweep's button and table (only in lab D).
 #[component]
@@ -97,14 +97,23 @@ fn SweepBox() -> impl IntoView {
     }
 }
 
-/// Runs the sweep, timed, after the page has painted "running…" (it takes half a
-/// second of the main thread).
+/// Runs the sweep, timed, in a worker on the same wasm (the page keeps drawing and
+/// answering meanwhile; see [`crate::worker`]); where no worker can start, on this
+/// thread after the page has painted "running…" (half a second of the main thread).
 fn run(ctx: Ctx) {
     let seed = ctx.read(|p| p.setup().seed.unwrap_or(1)).unwrap_or(1);
     ctx.act(Action::SweepStarted);
+    let start = js_sys::Date::now();
+    let finish = move |out: Result<_, String>| {
+        let took = js_sys::Date::now() - start;
+        ctx.act(Action::SweepDone(out.map(|s| (s, took))));
+    };
+    if worker::sweep_in_worker(seed, finish).is_ok() {
+        return;
+    }
     Timeout::new(30, move || {
         let start = js_sys::Date::now();
-        let out = sweep(&SweepSpec::lab_d(seed)).map_err(String::from);
+        let out = worker::sweep_here(seed);
         let took = js_sys::Date::now() - start;
         ctx.act(Action::SweepDone(out.map(|s| (s, took))));
     })

@@ -1,0 +1,190 @@
+//! Heavy runs off the main thread: lab D's sweep (about 2.9 million decisions,
+//! hundreds of ms) runs in a module worker (`web/worker.js`) on this same wasm
+//! module, so the page keeps drawing and answering while it runs.
+//!
+//! The worker is handed the page's compiled `WebAssembly.Module` (the loader
+//! compiles it and passes it to [`set_worker`]): it
+//! instantiates it without downloading or compiling the wasm again (a Module
+//! crosses `postMessage` as compiled code).
+//! Only the sweep's rows come back, as numbers. Where no worker can be started
+//! (no loader told us where `worker.js` is, as in the test runner, or the page's
+//! policy forbids workers) the caller runs the sweep itself, as before.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Array, Object, Reflect};
+use ratelab_sim::sweep::{load_label, sweep, Sweep, SweepRow, SweepSpec};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+type Handlers = (
+    Closure<dyn FnMut(web_sys::MessageEvent)>,
+    Closure<dyn FnMut(web_sys::Event)>,
+);
+
+thread_local! {
+    /// `worker.js`'s URL and the compiled module, from the loader (`ratelab.js`,
+    /// [`set_worker`]).
+    static WORKER: RefCell<Option<(String, JsValue)>> = const { RefCell::new(None) };
+    /// The handlers of the running sweep's worker (one at a time: the button is
+    /// disabled while it runs); replaced by the next sweep's.
+    static KEEP: RefCell<Option<Handlers>> = const { RefCell::new(None) };
+}
+
+/// Tells the engine where `worker.js` is and hands it the compiled module (the
+/// loader calls this with a URL next to itself, so that a docs site serving
+/// `dist/` from any folder finds it). Not part of the documented API.
+#[wasm_bindgen(js_name = setWorker, skip_typescript)]
+pub fn set_worker(url: String, module: JsValue) {
+    if module.is_instance_of::<js_sys::WebAssembly::Module>() {
+        WORKER.with(|w| {
+            if let Ok(mut w) = w.try_borrow_mut() {
+                *w = Some((url, module));
+            }
+        });
+    }
+}
+
+/// The numbers of one sweep row, in the order [`sweep_rows`] writes them.
+const ROW_FIELDS: usize = 6;
+
+/// In the worker: lab D's sweep for `seed`, each row as
+/// `[load_permille, requests, baseline_allowed, candidate_allowed, wrong_allows,
+/// wrong_blocks]` (every count is below 2^53, so a JS number holds it exactly).
+#[wasm_bindgen(js_name = sweepRows, skip_typescript)]
+pub fn sweep_rows(seed: f64) -> Result<Array, JsError> {
+    let s = sweep(&SweepSpec::lab_d(seed_of(seed))).map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(s.rows
+        .iter()
+        .map(|r| {
+            [
+                u64::from(r.load_permille),
+                r.requests,
+                r.baseline_allowed,
+                r.candidate_allowed,
+                r.wrong_allows,
+                r.wrong_blocks,
+            ]
+            .iter()
+            .map(|&n| JsValue::from_f64(n as f64))
+            .collect::<Array>()
+        })
+        .collect())
+}
+
+/// A seed from JS: a whole number in range, else 1 (the page only sends its own).
+fn seed_of(x: f64) -> u64 {
+    if x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x < 9_007_199_254_740_992.0 {
+        x as u64
+    } else {
+        1
+    }
+}
+
+/// Lab D's sweep for `seed` from rows as [`sweep_rows`] wrote them.
+fn sweep_from_rows(seed: u64, rows: &JsValue) -> Result<Sweep, String> {
+    let rows: &Array = rows.dyn_ref().ok_or("the worker sent no rows")?;
+    let spec = SweepSpec::lab_d(seed);
+    let mut out = Vec::new();
+    for row in rows.iter() {
+        let row: Array = row.dyn_into().map_err(|_| "a row is not an array")?;
+        let n: Vec<u64> = row
+            .iter()
+            .filter_map(|v| v.as_f64())
+            .filter(|v| *v >= 0.0 && v.fract() == 0.0)
+            .map(|v| v as u64)
+            .collect();
+        let [permille, requests, baseline_allowed, candidate_allowed, wrong_allows, wrong_blocks] =
+            n[..]
+        else {
+            return Err(format!("a row has not {ROW_FIELDS} counts"));
+        };
+        let load_permille = u32::try_from(permille).map_err(|_| "a load out of range")?;
+        out.push(SweepRow {
+            load: load_label(load_permille),
+            load_permille,
+            requests,
+            baseline_allowed,
+            candidate_allowed,
+            wrong_allows,
+            wrong_blocks,
+        });
+    }
+    Ok(Sweep {
+        baseline: ratelab_core::Algorithm::SlidingLog.id(),
+        candidate: ratelab_core::Algorithm::SlidingWindowCounter.id(),
+        limit: spec.limit,
+        period_ms: spec.period_ms,
+        clients: spec.clients,
+        duration_ms: spec.duration_ms,
+        seed,
+        rows: out,
+    })
+}
+
+/// The sweep on this thread: where no worker can run it.
+pub fn sweep_here(seed: u64) -> Result<Sweep, String> {
+    sweep(&SweepSpec::lab_d(seed)).map_err(String::from)
+}
+
+/// Starts lab D's sweep for `seed` in a worker and calls `done` with its result
+/// when the worker answers. `Err` (nothing started) when no worker can be made: the
+/// caller then runs the sweep itself. A worker that starts but cannot load (its
+/// script or the module) ends in a sweep on this thread, so the panel always
+/// gets its rows.
+pub fn sweep_in_worker(
+    seed: u64,
+    done: impl FnOnce(Result<Sweep, String>) + 'static,
+) -> Result<(), JsValue> {
+    let (url, module) = WORKER
+        .with(|w| w.try_borrow().ok().and_then(|w| w.clone()))
+        .ok_or_else(|| JsValue::from_str("no worker"))?;
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options(&url, &options)?;
+    let message = Object::new();
+    Reflect::set(&message, &"module".into(), &module)?;
+    Reflect::set(&message, &"seed".into(), &JsValue::from_f64(seed as f64))?;
+    // Whichever handler runs first stops the worker and answers; both closures
+    // are dropped with the worker's handlers.
+    type Done = Box<dyn FnOnce(Result<Sweep, String>)>;
+    let done: Rc<RefCell<Option<Done>>> = Rc::new(RefCell::new(Some(Box::new(done))));
+    let finish = {
+        let worker = worker.clone();
+        let done = done.clone();
+        move |result: Result<Sweep, String>| {
+            worker.terminate();
+            let taken = done.try_borrow_mut().ok().and_then(|mut d| d.take());
+            if let Some(done) = taken {
+                done(result);
+            }
+        }
+    };
+    let on_reply = finish.clone();
+    let onmessage =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let data = e.data();
+            let error = Reflect::get(&data, &"error".into())
+                .ok()
+                .and_then(|v| v.as_string());
+            on_reply(match error {
+                Some(e) => Err(e),
+                None => Reflect::get(&data, &"rows".into())
+                    .map_err(|_| "the worker sent no rows".to_string())
+                    .and_then(|rows| sweep_from_rows(seed, &rows)),
+            });
+        });
+    let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| finish(sweep_here(seed)));
+    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+    worker.post_message(&message)?;
+    // The closures live as long as the worker can call them; the previous
+    // sweep's (long answered: the button is disabled while one runs) go now.
+    KEEP.with(|k| {
+        if let Ok(mut k) = k.try_borrow_mut() {
+            *k = Some((onmessage, onerror));
+        }
+    });
+    Ok(())
+}
