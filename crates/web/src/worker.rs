@@ -149,7 +149,8 @@ pub fn sweep_in_worker(
     // Whichever handler runs first stops the worker and answers; both closures
     // are dropped with the worker's handlers.
     type Done = Box<dyn FnOnce(Result<Sweep, String>)>;
-    let done: Rc<RefCell<Option<Done>>> = Rc::new(RefCell::new(Some(Box::new(done))));
+    let done: Done = Box::new(done);
+    let done = Rc::new(RefCell::new(Some(done)));
     let finish = {
         let worker = worker.clone();
         let done = done.clone();

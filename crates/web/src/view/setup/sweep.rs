@@ -3,6 +3,7 @@
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use ratelab_sim::share::format_duration;
+use ratelab_sim::sweep::Sweep;
 use ratelab_sim::ScenarioId;
 
 use crate::state::Action;
@@ -104,7 +105,7 @@ fn run(ctx: Ctx) {
     let seed = ctx.read(|p| p.setup().seed.unwrap_or(1)).unwrap_or(1);
     ctx.act(Action::SweepStarted);
     let start = js_sys::Date::now();
-    let finish = move |out: Result<_, String>| {
+    let finish = move |out: Result<Sweep, String>| {
         let took = js_sys::Date::now() - start;
         ctx.act(Action::SweepDone(out.map(|s| (s, took))));
     };
