@@ -2,9 +2,9 @@
 //! hook and `Playground.query()` read it.
 //!
 //! The query is written out only when what it says changed: a new run (a changed
-//! setup is a new [`Shared`](crate::state::Shared), compared by pointer) or, while
-//! the clock stands still, a new view. While the clock plays, the moving `t` does
-//! not count (the URL keeps the moment play started until the clock stops), so no
+//! setup is a new [`Shared`](crate::state::Shared), compared by pointer) or a new
+//! view. While the clock plays, the moving `t` does not count (the URL keeps the
+//! moment of the last other change until the clock stops), so no
 //! frame serialises the stream: an imported stream of 2 000 000 requests costs one
 //! query per change of setup, not one per frame.
 
@@ -24,8 +24,15 @@ const URL_EVERY_MS: u32 = 400;
 /// Keeps the query string where the crash box and the API find it, and, on the
 /// page (not in an embed), in the address bar.
 pub fn keep(ctx: Ctx, root: Option<HtmlElement>) {
-    // Cheap to compute and compare every frame; the query itself is not.
-    let changed = ctx.memo(|p| (p.run.clone(), (!p.playing).then(|| p.view())));
+    // Cheap to compute and compare every frame; the query itself is not. While
+    // playing, the moving clock is left out (`None`); everything else the link
+    // says (speed, language, selection…) still counts.
+    let changed = ctx.memo(|p| {
+        let mut view = p.view();
+        let t = (!p.playing).then_some(view.t_ms);
+        view.t_ms = 0;
+        (p.run.clone(), t, view)
+    });
     let cell = Rc::new(RefCell::new(ctx.read(|p| p.query()).unwrap_or_default()));
     if let Some(root) = root {
         crate::crash::register(root, cell.clone(), ctx.embed);
@@ -33,7 +40,10 @@ pub fn keep(ctx: Ctx, root: Option<HtmlElement>) {
     let pending: StoredValue<Option<Timeout>, LocalStorage> = StoredValue::new_local(None);
     let kept = cell.clone();
     Effect::new(move |_| {
-        changed.track();
+        // Read, not `track()`ed: a memo is lazy, and one only tracked is never
+        // computed, so it never subscribes to the model and never changes (the URL
+        // was written once, at mount, and never again).
+        changed.with(|_| ());
         let Some(q) = ctx.read(|p| p.query()) else {
             return;
         };

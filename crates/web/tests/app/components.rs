@@ -281,3 +281,36 @@ async fn each_lane_draws_its_state_over_time_and_the_clock_moves_over_it() {
     let again = find(&root, "article[data-lane=\"0\"] .level .level-line");
     assert!(again.is_same_node(Some(&line)));
 }
+
+/// Waits `ms` of real time (the clock runs on animation frames, not on `tick`).
+async fn sleep(ms: i32) {
+    let wait = js_sys::Promise::new(&mut |done, _| {
+        let _ = web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&done, ms);
+    });
+    wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn the_query_follows_the_view_but_not_the_moving_clock() {
+    let root = fresh_root();
+    let p = mount_with(&root, &[("scenario", "golden")]);
+    settle().await;
+    click(&root, "button.next").await;
+    assert!(p.query().contains("t=2s"), "{}", p.query());
+    click(&root, "button.play").await;
+    // A change while playing is in the link at once, with the clock where the
+    // change found it.
+    change(&root, "speed", "4").await;
+    let q = p.query();
+    assert!(q.contains("speed=4") && q.contains("t=2s"), "{q}");
+    let before = text(&root, "output.now");
+    sleep(400).await;
+    assert_ne!(text(&root, "output.now"), before, "the clock did not move");
+    assert_eq!(p.query(), q, "the moving clock rewrote the query");
+    click(&root, "button.play").await;
+    // Stopped, the clock is in the link again, where it stopped.
+    let q = p.query();
+    assert!(q.contains("t=") && !q.contains("t=2s&"), "{q}");
+}
