@@ -19,6 +19,10 @@ const MAX = 20000;
 function prepare(frame) {
   if (frame.dataset.ratelabSized) return;
   frame.dataset.ratelabSized = 'waiting';
+  // A frame that loaded before this script listened has posted its height into
+  // the void (and posts again only when it changes): ask. One still loading
+  // ignores this and posts once it has drawn.
+  frame.contentWindow?.postMessage({ type: 'ratelab:height?' }, '*');
   const initial = Number(frame.dataset.height);
   frame.style.height = `${Number.isFinite(initial) && initial > 0 ? initial : INITIAL}px`;
   if (!frame.style.width) frame.style.width = '100%';
