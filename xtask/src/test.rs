@@ -18,12 +18,15 @@ pub const WASM_TEST_CRATES: &[&str] = &["ratelab-web", "ratelab-sim"];
 /// Missed (see README, "Benchmarks"): `cargo xtask bench` reports against it.
 pub const BUNDLE_TARGET_GZIP: u64 = 150_000;
 
-/// The gzipped size the test command enforces, in bytes: the page as it is (about
-/// 340 KB) plus a little room, so that it cannot grow unnoticed. It was 225 KB for
-/// the page before its Leptos components (217 KB); why they cost about 120 KB is
-/// in the README ("Benchmarks"). Lower it as the page shrinks towards
-/// [`BUNDLE_TARGET_GZIP`]; never raise it without a reason in the commit message.
-pub const BUNDLE_BUDGET_GZIP: u64 = 350_000;
+/// The gzipped size the test command enforces, in bytes: the page as it is plus
+/// some room, so that it cannot grow unnoticed. It was 225 KB for the page before
+/// its Leptos components (217 KB); why they cost about 120 KB is in the README
+/// ("Benchmarks"). Raised from 350 KB to 400 KB when the bounded-input, learning,
+/// service and embed branches were merged together (the page measured 381.6 KB
+/// after them, not yet attributed: see the README). Lower it as the page shrinks
+/// towards [`BUNDLE_TARGET_GZIP`]; never raise it without a reason in the commit
+/// message.
+pub const BUNDLE_BUDGET_GZIP: u64 = 400_000;
 
 /// Chromium as root, with no network to talk to.
 pub const CHROMIUM_FLAGS: &[&str] = &[
