@@ -36,6 +36,17 @@ const AXIS_Y: i64 = 108;
 /// one by one as the clock passes them).
 pub const REVEAL_MARKS: usize = 400;
 
+/// Marks are drawn one by one while there are at most one per this many px of the
+/// timeline on average; denser, they would share pixels (a mark is 11 px wide), so
+/// the span is drawn at the resolution it is visible: [`columns`], one per 3 px.
+pub const PX_PER_MARK: f64 = 2.0;
+
+/// Whether `count` requests in a span `width` px wide are drawn one by one (else
+/// as [`columns`]; [`crate::model::MAX_MARKS`] bounds the marks whatever the width).
+pub fn one_by_one(count: u64, width: f64) -> bool {
+    count as f64 * PX_PER_MARK <= width
+}
+
 /// Maps times to x in px for a span and a width.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scale {
@@ -552,6 +563,23 @@ mod tests {
         c.busiest = Some(&b);
         c.key_matches = &matches;
         assert_eq!(marks(m, &c).svg.as_str().matches("in-max").count(), 9);
+    }
+
+    #[test]
+    fn dense_spans_are_drawn_as_columns_at_any_width() {
+        let count = |q: &str| {
+            let sim = Sim::new(&parse(q).0.setup).unwrap();
+            let (from, to) = sim.span(0);
+            let r = sim.timeline.visible(from, to);
+            r.end - r.start
+        };
+        // Lab E's 1 300 requests and lab B's 600 share pixels on a desktop
+        // timeline; the golden dozen is drawn one by one even on a phone.
+        for (q, width) in [("scenario=lab-e", 926.0), ("scenario=lab-b", 926.0)] {
+            assert!(!one_by_one(count(q), width), "{q}");
+        }
+        assert!(one_by_one(count("scenario=golden"), 362.0));
+        assert!(one_by_one(0, 0.0));
     }
 
     #[test]

@@ -266,16 +266,23 @@ async fn each_lane_draws_its_state_over_time_and_the_clock_moves_over_it() {
         assert!(points >= 24, "lane {j}: {points} points");
     }
     let line = find(&root, "article[data-lane=\"0\"] .level .level-line");
-    let clock = || attr(&find(&root, "article[data-lane=\"0\"] .level .now"), "x1");
+    let clock = || {
+        attr(
+            &find(&root, "article[data-lane=\"0\"] .level + .clock .veil"),
+            "style",
+        )
+    };
     let before = clock();
     click(&root, "button.next").await;
-    // The clock line moved with the timeline's; the drawing itself was kept.
+    // The clock line moved (by transform) with the timeline's; the drawing itself
+    // was kept.
     assert_ne!(clock(), before);
+    assert!(clock().contains("translateX("), "{}", clock());
     assert_eq!(
         clock(),
         attr(
-            &find(&root, "article[data-lane=\"0\"] .timeline .now"),
-            "x1"
+            &find(&root, "article[data-lane=\"0\"] .timeline + .clock .veil"),
+            "style"
         )
     );
     let again = find(&root, "article[data-lane=\"0\"] .level .level-line");

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use ratelab_core::{Algorithm, Headers, Snapshot};
 use ratelab_sim::BusiestWindow;
 
-use super::{about, gauge, level, marks, response};
+use super::{about, gauge, level, marks, response, veil};
 use crate::draw::{self, HEIGHT};
 use crate::model::time_label;
 use crate::texts::algorithms::title;
@@ -84,10 +84,11 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
         })
     });
     let axis = Memo::new(move |_| draw::axis(ctx.scale.get()));
-    let width = move || ctx.scale.get().w();
-    // 8 px of margin each side, so that a mark at the span's edge is whole.
-    let view_box = move || format!("-8 0 {} {HEIGHT}", width() + 16);
-    let (x, future) = (move || ctx.clock_x.get().0, move || ctx.clock_x.get().1);
+    // 8 px of margin each side, so that a mark at the span's edge is whole; the
+    // element is as wide as its viewBox (the margins hang outside the track, see
+    // `.plot` in the stylesheet), so one unit is one px and x is x on screen.
+    let width = move || ctx.scale.get().w() + 16;
+    let view_box = move || format!("-8 0 {} {HEIGHT}", width());
     let dense = RwSignal::new(false);
     view! {
         <article class="lane" class:teaching=algorithm.is_teaching() data-lane=j data-algorithm=algorithm.id()>
@@ -100,15 +101,14 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
             </header>
             <div class="lane-body">
                 <div class="lane-track">
-                <svg class="timeline" width=width height=HEIGHT viewBox=view_box role="img" aria-label=name>
-                    <g class="under" inner_html=move || under.get().markup()></g>
-                    <g class="axis-layer" inner_html=move || axis.get().markup()></g>
-                    <marks::Marks dense />
-                    <g class="over">
-                        <rect class="future" x=x y="14" width=future height="94"></rect>
-                        <line class="now" x1=x x2=x y1="12" y2="112"></line>
-                    </g>
-                </svg>
+                <div class="plot">
+                    <svg class="timeline" width=width height=HEIGHT viewBox=view_box role="img" aria-label=name>
+                        <g class="under" inner_html=move || under.get().markup()></g>
+                        <g class="axis-layer" inner_html=move || axis.get().markup()></g>
+                        <marks::Marks dense />
+                    </svg>
+                    <veil::Veil />
+                </div>
                 <level::Level />
                 </div>
                 <div class="side">

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::LaneCtx;
+use super::{veil, LaneCtx};
 use crate::draw::level::{level, LEVEL_HEIGHT};
 use crate::texts::lanes::LANES;
 use crate::view::{text, use_ctx};
@@ -27,21 +27,22 @@ pub fn Level() -> impl IntoView {
             .map(|series| level(&series, s, lang))
             .unwrap_or_default()
     });
-    let width = move || ctx.scale.get().w();
-    let view_box = move || format!("-8 0 {} {LEVEL_HEIGHT}", width() + 16);
-    let (x, future) = (move || ctx.clock_x.get().0, move || ctx.clock_x.get().1);
+    // Drawn 1:1, as the timeline is (see `lane`).
+    let width = move || ctx.scale.get().w() + 16;
+    let view_box = move || format!("-8 0 {} {LEVEL_HEIGHT}", width());
     view! {
-        <svg
-            class="level"
-            width=width
-            height=LEVEL_HEIGHT
-            viewBox=view_box
-            role="img"
-            aria-label=text(&LANES, |t| t.over_time)
-        >
-            <g inner_html=move || svg.get().markup()></g>
-            <rect class="future" x=x y="4" width=future height=LEVEL_HEIGHT - 8></rect>
-            <line class="now" x1=x x2=x y1="4" y2=LEVEL_HEIGHT - 4></line>
-        </svg>
+        <div class="plot">
+            <svg
+                class="level"
+                width=width
+                height=LEVEL_HEIGHT
+                viewBox=view_box
+                role="img"
+                aria-label=text(&LANES, |t| t.over_time)
+            >
+                <g inner_html=move || svg.get().markup()></g>
+            </svg>
+            <veil::Veil />
+        </div>
     }
 }

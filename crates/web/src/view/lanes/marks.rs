@@ -33,7 +33,13 @@ pub fn Marks(dense: RwSignal<bool>) -> impl IntoView {
         lane.busiest.with(|busiest| {
             ctx.run.with(|s| {
                 let sim = &s.sim;
-                match sim.marks(j, scale.from, scale.to) {
+                let visible = sim.timeline.visible(scale.from, scale.to);
+                let count = visible.end.saturating_sub(visible.start);
+                let one_by_one = draw::one_by_one(count, scale.width);
+                match one_by_one
+                    .then(|| sim.marks(j, scale.from, scale.to))
+                    .flatten()
+                {
                     Some(marks) => {
                         let keys = sim.timeline.keys();
                         let matches = |k: u32| {

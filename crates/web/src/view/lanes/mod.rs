@@ -8,6 +8,7 @@ pub mod lane;
 pub mod level;
 pub mod marks;
 pub mod response;
+pub mod veil;
 
 use leptos::html::Div;
 use leptos::prelude::*;
