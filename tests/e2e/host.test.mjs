@@ -61,6 +61,8 @@ before(async () => {
   await writeFile(join(dir, 'host.html'), HOST_HTML);
   await writeFile(join(dir, 'host.css'), HOST_CSS);
   await writeFile(join(dir, 'host.js'), HOST_JS);
+  // The page has no icon link: Chromium's own /favicon.ico request would 404 and log an error.
+  await writeFile(join(dir, 'favicon.ico'), '');
   server = await serve(dir, { csp: STRICT_CSP });
   base = `http://127.0.0.1:${server.address().port}/`;
   browser = await launch();
