@@ -6,24 +6,11 @@
 // (crates/sim/tests/budget.rs pins the estimate and the bytes); this checks the
 // page shows it. The longest main-thread task is printed, not asserted: speed is
 // measured in `cargo xtask bench`, never in a test.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dist, launch, open, serve } from './helpers.mjs';
+import { open, useDist } from './helpers.mjs';
 
-let server;
-let browser;
-let base;
-
-before(async () => {
-  server = await serve(dist);
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
-});
+const site = useDist();
 
 const LOGS =
   '&limiters=sliding_log_logs_blocked,sliding_log_logs_blocked,sliding_log_logs_blocked,sliding_log,sliding_log,sliding_log';
@@ -45,9 +32,9 @@ function recordLongTasks() {
 for (const [i, link] of LINKS.entries()) {
   for (const where of ['', 'embed.html']) {
     test(`heavy link ${i + 1} (${where || 'the page'}) opens the defaults with a notice`, async (t) => {
-      const page = await open(t, browser, 'about:blank');
+      const page = await open(t, site.browser, 'about:blank');
       await page.addInitScript(recordLongTasks);
-      await page.goto(`${base}${where}?${link}`);
+      await page.goto(`${site.base}${where}?${link}`);
       await page.locator('article.lane').first().waitFor();
       const notices = page.locator('.notices');
       await notices.waitFor();

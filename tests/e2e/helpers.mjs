@@ -3,6 +3,7 @@
 // that fails its test on any page error, console error, failed request or CSP
 // violation.
 import assert from 'node:assert/strict';
+import { before, after } from 'node:test';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -102,4 +103,23 @@ export async function open(t, browser, url, { width = 1280, height = 900, reduce
   });
   await page.goto(url);
   return page;
+}
+
+/**
+ * For a test file that only needs dist/ and a browser: serves dist/ on a free
+ * loopback port and launches Chromium before its tests, closes both after them
+ * (whatever happened). Returns `{ base, browser }`, filled in by then.
+ */
+export function useDist() {
+  const site = { base: '', browser: null, server: null };
+  before(async () => {
+    site.server = await serve(dist);
+    site.base = `http://127.0.0.1:${site.server.address().port}/`;
+    site.browser = await launch();
+  });
+  after(async () => {
+    await site.browser?.close();
+    await new Promise((ok) => (site.server ? site.server.close(ok) : ok()));
+  });
+  return site;
 }

@@ -2,24 +2,11 @@
 // is inserted and no script runs, on the page, in embed.html and inside the custom
 // element's Shadow DOM. Served without a Content-Security-Policy, so that an
 // injected handler would run if markup ever got in.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dist, launch, open, serve } from './helpers.mjs';
+import { open, useDist } from './helpers.mjs';
 
-let server;
-let browser;
-let base;
-
-before(async () => {
-  server = await serve(dist);
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
-});
+const site = useDist();
 
 // Every parameter a link takes (README, "The URL is the view"), and a key that is
 // markup itself.
@@ -51,7 +38,7 @@ async function settled(page) {
 
 for (const scenario of ['golden', 'custom', 'manual']) {
   test(`a link with markup in every parameter (${scenario}) inserts nothing`, async (t) => {
-    const page = await open(t, browser, `${base}?${query(scenario)}`);
+    const page = await open(t, site.browser, `${site.base}?${query(scenario)}`);
     await page.locator('article.lane').first().waitFor();
     await page.locator('.notices').waitFor();
     await settled(page);
@@ -62,7 +49,7 @@ for (const scenario of ['golden', 'custom', 'manual']) {
 }
 
 test('embed.html with markup in every parameter inserts nothing', async (t) => {
-  const page = await open(t, browser, `${base}embed.html?${query('golden')}&compact=1`);
+  const page = await open(t, site.browser, `${site.base}embed.html?${query('golden')}&compact=1`);
   await page.locator('article.lane').first().waitFor();
   await settled(page);
   assert.deepEqual(await page.evaluate(inserted, '#embed'), []);
@@ -71,8 +58,8 @@ test('embed.html with markup in every parameter inserts nothing', async (t) => {
 
 test('the custom element with markup in every attribute inserts nothing in its Shadow DOM', async (t) => {
   // A host page of our own, served from the same origin as dist/.
-  const host = `${base}hostile-host.html`;
-  const context = await browser.newContext();
+  const host = `${site.base}hostile-host.html`;
+  const context = await site.browser.newContext();
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));

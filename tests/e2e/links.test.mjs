@@ -1,24 +1,11 @@
 // End-to-end: the page's own link (issue 17). The query string is written when
 // what it says changes, never per frame: while the clock plays, the address bar is
 // left alone (it keeps the moment play started) and written again once it stops.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dist, launch, open, serve } from './helpers.mjs';
+import { open, useDist } from './helpers.mjs';
 
-let server;
-let browser;
-let base;
-
-before(async () => {
-  server = await serve(dist);
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
-});
+const site = useDist();
 
 /** Counts the page's history.replaceState calls (the only way it writes its URL). */
 function countUrlWrites() {
@@ -31,7 +18,7 @@ function countUrlWrites() {
 }
 
 test('playing does not rewrite the URL; stopping writes it once', async (t) => {
-  const page = await open(t, browser, `${base}?scenario=golden`);
+  const page = await open(t, site.browser, `${site.base}?scenario=golden`);
   await page.evaluate(countUrlWrites);
   await page.locator('article.lane').first().waitFor();
   const now = page.locator('output.now');
@@ -58,7 +45,7 @@ test('playing does not rewrite the URL; stopping writes it once', async (t) => {
 // a loaded 2-core machine timings are not a behaviour. The longest main-thread task
 // during the sweep is printed for the README, never asserted.
 test('the lab D sweep runs in a worker on the same wasm', async (t) => {
-  const page = await open(t, browser, `${base}?scenario=lab-d`);
+  const page = await open(t, site.browser, `${site.base}?scenario=lab-d`);
   await page.evaluate(() => {
     window.__workers = [];
     const Real = window.Worker;
