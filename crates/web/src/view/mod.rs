@@ -95,7 +95,7 @@ pub fn App(
             class="ratelab"
             class:compact=compact
             class:embed=embed
-            lang=move || ctx.lang.get().code()
+            lang=Signal::derive(move || ctx.lang.get().code())
             dir="ltr"
             data-theme=theme
             tabindex=embed.then_some("0")

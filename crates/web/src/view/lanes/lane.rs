@@ -70,12 +70,12 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
     };
     provide_context(lane);
     let lang = ctx.lang;
-    let name = move || title(algorithm, lang.get());
-    let params = move || {
+    let name = Signal::derive(move || title(algorithm, lang.get()));
+    let params = Signal::derive(move || {
         let c = COMMON.get(lang.get());
         ctx.run
             .with(|s| s.sim.lanes().get(j).map(|l| params_text(l, c)))
-    };
+    });
     let under = Memo::new(move |_| {
         let (now, scale, lang) = (ctx.now.get(), ctx.scale.get(), lang.get());
         lane.snapshot.with(|snap| {
@@ -84,10 +84,13 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
         })
     });
     let axis = Memo::new(move |_| draw::axis(ctx.scale.get()));
-    let width = move || ctx.scale.get().w();
+    let width = Signal::derive(move || ctx.scale.get().w());
     // 8 px of margin each side, so that a mark at the span's edge is whole.
-    let view_box = move || format!("-8 0 {} {HEIGHT}", width() + 16);
-    let (x, future) = (move || ctx.clock_x.get().0, move || ctx.clock_x.get().1);
+    let view_box = Signal::derive(move || format!("-8 0 {} {HEIGHT}", width.get() + 16));
+    let (x, future) = (
+        Signal::derive(move || ctx.clock_x.get().0),
+        Signal::derive(move || ctx.clock_x.get().1),
+    );
     let dense = RwSignal::new(false);
     view! {
         <article class="lane" class:teaching=algorithm.is_teaching() data-lane=j data-algorithm=algorithm.id()>
@@ -101,8 +104,8 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
             <div class="lane-body">
                 <div class="lane-track">
                 <svg class="timeline" width=width height=HEIGHT viewBox=view_box role="img" aria-label=name>
-                    <g class="under" inner_html=move || under.get().markup()></g>
-                    <g class="axis-layer" inner_html=move || axis.get().markup()></g>
+                    <g class="under" inner_html=Signal::derive(move || under.get().markup())></g>
+                    <g class="axis-layer" inner_html=Signal::derive(move || axis.get().markup())></g>
                     <marks::Marks dense />
                     <g class="over">
                         <rect class="future" x=x y="14" width=future height="94"></rect>
@@ -116,7 +119,7 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
                     <response::Response />
                 </div>
             </div>
-            <p class="dense-note" class:hidden=move || !dense.get()>{text(&LANES, |t| t.dense)}</p>
+            <p class="dense-note" class:hidden=Signal::derive(move || !dense.get())>{text(&LANES, |t| t.dense)}</p>
             {(!ctx.compact).then(|| view! { <about::About algorithm /> })}
         </article>
     }

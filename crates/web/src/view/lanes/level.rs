@@ -27,9 +27,12 @@ pub fn Level() -> impl IntoView {
             .map(|series| level(&series, s, lang))
             .unwrap_or_default()
     });
-    let width = move || ctx.scale.get().w();
-    let view_box = move || format!("-8 0 {} {LEVEL_HEIGHT}", width() + 16);
-    let (x, future) = (move || ctx.clock_x.get().0, move || ctx.clock_x.get().1);
+    let width = Signal::derive(move || ctx.scale.get().w());
+    let view_box = Signal::derive(move || format!("-8 0 {} {LEVEL_HEIGHT}", width.get() + 16));
+    let (x, future) = (
+        Signal::derive(move || ctx.clock_x.get().0),
+        Signal::derive(move || ctx.clock_x.get().1),
+    );
     view! {
         <svg
             class="level"
@@ -39,7 +42,7 @@ pub fn Level() -> impl IntoView {
             role="img"
             aria-label=text(&LANES, |t| t.over_time)
         >
-            <g inner_html=move || svg.get().markup()></g>
+            <g inner_html=Signal::derive(move || svg.get().markup())></g>
             <rect class="future" x=x y="4" width=future height=LEVEL_HEIGHT - 8></rect>
             <line class="now" x1=x x2=x y1="4" y2=LEVEL_HEIGHT - 4></line>
         </svg>
