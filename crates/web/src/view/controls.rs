@@ -16,19 +16,19 @@ pub fn Controls() -> impl IntoView {
     let speeds = SPEEDS_PERMILLE.map(|p| {
         let v = format_speed(p);
         view! {
-            <option value=v.clone() prop:selected=move || ctx.speed.get() == p>
+            <option value=v.clone() prop:selected=Signal::derive(move || ctx.speed.get() == p)>
                 {format!("{v}×")}
             </option>
         }
     });
-    let play_label = move || {
+    let play_label = Signal::derive(move || {
         let t = CONTROLS.get(ctx.lang.get());
         if ctx.playing.get() {
             t.pause
         } else {
             t.play
         }
-    };
+    });
     view! {
         <div class="controls" role="group" aria-label=text(&CONTROLS, |t| t.clock)>
             <button
@@ -43,7 +43,7 @@ pub fn Controls() -> impl IntoView {
             <button
                 type="button"
                 class="play"
-                aria-pressed=move || if ctx.playing.get() { "true" } else { "false" }
+                aria-pressed=Signal::derive(move || if ctx.playing.get() { "true" } else { "false" })
                 on:click=move |_| ctx.act(Action::Play)
             >
                 {play_label}
@@ -77,19 +77,19 @@ pub fn Controls() -> impl IntoView {
                     name="clock"
                     min="0"
                     step="1"
-                    prop:max=move || ctx.end.get().to_string()
-                    prop:value=move || ctx.now.get().to_string()
+                    prop:max=Signal::derive(move || ctx.end.get().to_string())
+                    prop:value=Signal::derive(move || ctx.now.get().to_string())
                     on:input=move |e| {
                         let t = event_target_value(&e).parse::<u64>().unwrap_or(0);
                         ctx.act(Action::Seek(t));
                     }
                 />
             </label>
-            <output class="now">{move || time_label(ctx.now.get())}</output>
+            <output class="now">{Signal::derive(move || time_label(ctx.now.get()))}</output>
             <button
                 type="button"
                 class="send"
-                class:hidden=move || !ctx.manual.get()
+                class:hidden=Signal::derive(move || !ctx.manual.get())
                 on:click=move |_| ctx.act(Action::Send)
             >
                 {text(&CONTROLS, |t| t.send)}

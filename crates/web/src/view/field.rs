@@ -42,7 +42,7 @@ pub fn TextField(
     let name = field_name(field);
     let id = format!("f{}-{}", ctx.uid, name.replace('.', "-"));
     let err_id = format!("{id}-err");
-    let invalid = move || error.with(Option::is_some);
+    let invalid = Signal::derive(move || error.with(Option::is_some));
     view! {
         <label class="field" class:invalid=invalid for=id.clone()>
             <span class="label">{label}</span>
@@ -55,12 +55,12 @@ pub fn TextField(
                 autocomplete="off"
                 placeholder=hint
                 prop:value=value
-                aria-invalid=move || if invalid() { "true" } else { "false" }
+                aria-invalid=Signal::derive(move || if invalid.get() { "true" } else { "false" })
                 aria-describedby=err_id.clone()
                 on:change=move |e| ctx.act(Action::Edit(field, event_target_value(&e)))
             />
             <span class="error" id=err_id role="alert">
-                {move || error.get()}
+                {error}
             </span>
         </label>
     }

@@ -13,7 +13,7 @@ pub fn Header() -> impl IntoView {
     let ctx = use_ctx();
     let options = Lang::ALL.map(|l| {
         view! {
-            <option value=l.code() prop:selected=move || ctx.lang.get() == l>
+            <option value=l.code() prop:selected=Signal::derive(move || ctx.lang.get() == l)>
                 {l.name()}
             </option>
         }

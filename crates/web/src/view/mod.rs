@@ -20,6 +20,7 @@ pub mod trace;
 pub mod url;
 pub mod yardstick;
 
+use leptos::either::Either;
 use leptos::prelude::*;
 use web_sys::HtmlElement;
 
@@ -80,7 +81,9 @@ pub fn App(
     let theme = theme_attribute(options.theme, root.as_ref());
     let mut playground = match Playground::new(options) {
         Ok(p) => p,
-        Err(e) => return view! { <p class="error">{e}</p> }.into_any(),
+        // `Either`, not `.into_any()`: an `AnyView` keeps a rebuild function for the
+        // whole page's view type, code that never runs (the page is built once).
+        Err(e) => return Either::Left(view! { <p class="error">{e}</p> }),
     };
     playground.reduced_motion = prefers("(prefers-reduced-motion: reduce)");
     let ctx = Ctx::new(playground, instance());
@@ -94,12 +97,12 @@ pub fn App(
     if !embed {
         keys::on_page(ctx);
     }
-    view! {
+    Either::Right(view! {
         <div
             class="ratelab"
             class:compact=compact
             class:embed=embed
-            lang=move || ctx.lang.get().code()
+            lang=Signal::derive(move || ctx.lang.get().code())
             dir="ltr"
             data-theme=theme
             tabindex=embed.then_some("0")
@@ -118,6 +121,5 @@ pub fn App(
             <yardstick::Yardstick />
             {(!compact).then(trace::Trace)}
         </div>
-    }
-    .into_any()
+    })
 }

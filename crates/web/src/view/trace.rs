@@ -99,15 +99,15 @@ pub fn Trace() -> impl IntoView {
             // A key comes from the person's JSON or link: it is text.
             let key = v
                 .key
-                .map(|k| move || format!(" · {} {k:?}", TRACE.get(lang.get()).key));
-            let which = move || {
+                .map(|k| Signal::derive(move || format!(" · {} {k:?}", TRACE.get(lang.get()).key)));
+            let which = Signal::derive(move || {
                 format!(
                     "{} #{} · {}",
                     COMMON.get(lang.get()).request,
                     v.index + 1,
                     time_label(v.t)
                 )
-            };
+            });
             let rows = v
                 .rows
                 .into_iter()
@@ -147,10 +147,10 @@ fn Row(r: TraceRow) -> impl IntoView {
     let lang = use_ctx().lang;
     let a = r.algorithm;
     let wait = r.wait.map(|w| format!(" {w}")).unwrap_or_default();
-    let verdict = move || COMMON.get(lang.get()).decision(r.decision);
+    let verdict = Signal::derive(move || COMMON.get(lang.get()).decision(r.decision));
     view! {
         <tr data-lane=r.j>
-            <th scope="row">{move || title(a, lang.get())}</th>
+            <th scope="row">{Signal::derive(move || title(a, lang.get()))}</th>
             <td class="before"><code>{r.before}</code></td>
             <td class="steps"><code>{r.steps}</code></td>
             <td class="test" class:holds=r.holds><code>{r.test}</code></td>

@@ -70,19 +70,19 @@ fn Row(j: usize, a: Algorithm, y: Numbers) -> impl IntoView {
         "–".to_string()
     };
     let departures = y.max_in_window_departures.map(|d| {
-        view! { " " <span class="departures">{move || format!("({d} {})", t().by_departure)}</span> }
+        view! { " " <span class="departures">{Signal::derive(move || format!("({d} {})", t().by_departure))}</span> }
     });
     let state = y.state_numbers;
     view! {
         <tr data-lane=j data-algorithm=a.id()>
-            <th scope="row">{move || title(a, lang.get())}</th>
+            <th scope="row">{Signal::derive(move || title(a, lang.get()))}</th>
             <td class="passed" data-value=y.passed>{y.passed}</td>
             <td class="blocked" data-value=y.blocked>{y.blocked}</td>
             <td class="max-window" data-value=y.max_in_window>
                 <button
                     type="button"
                     class="hl-toggle"
-                    aria-pressed=move || if ctx.highlight.get() { "true" } else { "false" }
+                    aria-pressed=Signal::derive(move || if ctx.highlight.get() { "true" } else { "false" })
                     on:click=move |_| ctx.act(Action::Highlight(!ctx.highlight.get_untracked()))
                 >
                     {y.max_in_window}
@@ -93,7 +93,7 @@ fn Row(j: usize, a: Algorithm, y: Numbers) -> impl IntoView {
             <td class="max-1s" data-value=y.max_in_1s>{y.max_in_1s}</td>
             <td class="longest-wait" data-value=y.longest_wait_ms>{wait}</td>
             <td class="state" data-value=state>
-                {move || format!("{state} {}", if state == 1 { t().number } else { t().numbers })}
+                {Signal::derive(move || format!("{state} {}", if state == 1 { t().number } else { t().numbers }))}
             </td>
         </tr>
     }

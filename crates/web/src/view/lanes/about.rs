@@ -13,9 +13,9 @@ pub fn About(algorithm: Algorithm) -> impl IntoView {
     let ctx = use_ctx();
     let t = algorithm_text(algorithm);
     let (promise, fits, misleads) = (
-        move || t.get(ctx.lang.get()).promise,
-        move || t.get(ctx.lang.get()).fits,
-        move || t.get(ctx.lang.get()).misleads,
+        Signal::derive(move || t.get(ctx.lang.get()).promise),
+        Signal::derive(move || t.get(ctx.lang.get()).fits),
+        Signal::derive(move || t.get(ctx.lang.get()).misleads),
     );
     view! {
         <details class="about">

@@ -27,7 +27,7 @@ pub fn Gauge() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
-    let words = move || {
+    let words = Signal::derive(move || {
         let lang = ctx.lang.get();
         g.with(|g| {
             g.as_ref().map(|g| {
@@ -35,7 +35,7 @@ pub fn Gauge() -> impl IntoView {
                 format!("{what} {} / {}", g.level_text, g.max_text)
             })
         })
-    };
+    });
     view! {
         <svg
             class="gauge"
@@ -43,7 +43,7 @@ pub fn Gauge() -> impl IntoView {
             width="220"
             height="38"
             aria-hidden="true"
-            inner_html=move || svg.get().markup()
+            inner_html=Signal::derive(move || svg.get().markup())
         ></svg>
         <p class="gauge-text">{words}</p>
     }

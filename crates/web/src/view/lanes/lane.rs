@@ -70,12 +70,12 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
     };
     provide_context(lane);
     let lang = ctx.lang;
-    let name = move || title(algorithm, lang.get());
-    let params = move || {
+    let name = Signal::derive(move || title(algorithm, lang.get()));
+    let params = Signal::derive(move || {
         let c = COMMON.get(lang.get());
         ctx.run
             .with(|s| s.sim.lanes().get(j).map(|l| params_text(l, c)))
-    };
+    });
     let under = Memo::new(move |_| {
         let (now, scale, lang) = (ctx.now.get(), ctx.scale.get(), lang.get());
         lane.snapshot.with(|snap| {
@@ -87,8 +87,8 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
     // 8 px of margin each side, so that a mark at the span's edge is whole; the
     // element is as wide as its viewBox (the margins hang outside the track, see
     // `.plot` in the stylesheet), so one unit is one px and x is x on screen.
-    let width = move || ctx.scale.get().w() + 16;
-    let view_box = move || format!("-8 0 {} {HEIGHT}", width());
+    let width = Signal::derive(move || ctx.scale.get().w() + 16);
+    let view_box = Signal::derive(move || format!("-8 0 {} {HEIGHT}", width.get()));
     let dense = RwSignal::new(false);
     view! {
         <article class="lane" class:teaching=algorithm.is_teaching() data-lane=j data-algorithm=algorithm.id()>
@@ -103,8 +103,8 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
                 <div class="lane-track">
                 <div class="plot">
                     <svg class="timeline" width=width height=HEIGHT viewBox=view_box role="img" aria-label=name>
-                        <g class="under" inner_html=move || under.get().markup()></g>
-                        <g class="axis-layer" inner_html=move || axis.get().markup()></g>
+                        <g class="under" inner_html=Signal::derive(move || under.get().markup())></g>
+                        <g class="axis-layer" inner_html=Signal::derive(move || axis.get().markup())></g>
                         <marks::Marks dense />
                     </svg>
                     <veil::Veil />
@@ -116,7 +116,7 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
                     <response::Response />
                 </div>
             </div>
-            <p class="dense-note" class:hidden=move || !dense.get()>{text(&LANES, |t| t.dense)}</p>
+            <p class="dense-note" class:hidden=Signal::derive(move || !dense.get())>{text(&LANES, |t| t.dense)}</p>
             {(!ctx.compact).then(|| view! { <about::About algorithm /> })}
         </article>
     }

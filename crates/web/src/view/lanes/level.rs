@@ -28,8 +28,8 @@ pub fn Level() -> impl IntoView {
             .unwrap_or_default()
     });
     // Drawn 1:1, as the timeline is (see `lane`).
-    let width = move || ctx.scale.get().w() + 16;
-    let view_box = move || format!("-8 0 {} {LEVEL_HEIGHT}", width());
+    let width = Signal::derive(move || ctx.scale.get().w() + 16);
+    let view_box = Signal::derive(move || format!("-8 0 {} {LEVEL_HEIGHT}", width.get()));
     view! {
         <div class="plot">
             <svg
@@ -40,7 +40,7 @@ pub fn Level() -> impl IntoView {
                 role="img"
                 aria-label=text(&LANES, |t| t.over_time)
             >
-                <g inner_html=move || svg.get().markup()></g>
+                <g inner_html=Signal::derive(move || svg.get().markup())></g>
             </svg>
             <veil::Veil />
         </div>

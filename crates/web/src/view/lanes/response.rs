@@ -25,10 +25,10 @@ pub fn response_text(h: &Headers) -> String {
 #[component]
 pub fn Response() -> impl IntoView {
     let lane = expect_context::<LaneCtx>();
-    let status = move || lane.headers.with(|h| h.as_ref().map(|h| h.status));
-    let body = move || lane.headers.with(|h| h.as_ref().map(response_text));
+    let status = Signal::derive(move || lane.headers.with(|h| h.as_ref().map(|h| h.status)));
+    let body = Signal::derive(move || lane.headers.with(|h| h.as_ref().map(response_text)));
     view! {
-        <Show when=move || status().is_some()>
+        <Show when=move || status.with(Option::is_some)>
             <p class="response-title">{text(&LANES, |t| t.response)}</p>
             <pre class="http" data-status=status>{body}</pre>
         </Show>

@@ -50,7 +50,7 @@ fn CustomBox() -> impl IntoView {
                 ></textarea>
                 <span class="hint">{text(&SETUP, |t| t.custom_hint)}</span>
                 <span class="error" role="alert">
-                    {move || error.get()}
+                    {error}
                 </span>
             </label>
             <button type="button" class="apply" on:click=apply>

@@ -25,14 +25,14 @@ pub fn JsonBox() -> impl IntoView {
             ctx.act(Action::Copied);
         }
     };
-    let copy_label = move || {
+    let copy_label = Signal::derive(move || {
         let t = JSON.get(ctx.lang.get());
         if copied.get() {
             t.copied
         } else {
             t.copy
         }
-    };
+    });
     view! {
         <details
             class="json"
@@ -51,13 +51,13 @@ pub fn JsonBox() -> impl IntoView {
                 spellcheck="false"
                 aria-label=text(&JSON, |t| t.json)
                 node_ref=area
-                prop:value=move || json.get().to_string()
+                prop:value=Signal::derive(move || json.get().to_string())
                 // On change (when the box loses focus), not on every key: the model
                 // only needs the text when a button reads it or writes over it.
                 on:change=move |_| ctx.act(Action::JsonEdited(typed()))
             ></textarea>
             <span class="error" role="alert">
-                {move || error.get()}
+                {error}
             </span>
             <div class="buttons">
                 <button type="button" class="export" on:click=move |_| ctx.act(Action::Export)>

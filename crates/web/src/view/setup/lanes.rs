@@ -32,7 +32,7 @@ pub fn LaneList() -> impl IntoView {
         <fieldset class="lanes-setup">
             <legend>
                 {text(&SETUP, |t| t.limiters)}
-                {move || format!(" ({}/{MAX_PLAYGROUND_LANES})", count())}
+                {Signal::derive(move || format!(" ({}/{MAX_PLAYGROUND_LANES})", count()))}
             </legend>
             <ol>
                 <For each=move || lanes.get() key=|l| l.clone() let((j, _, algorithm))>
@@ -54,10 +54,11 @@ fn LaneFields(j: usize, algorithm: Algorithm) -> impl IntoView {
         Signal::derive(move || spec.with(|s| s.as_ref().map(f).unwrap_or_default()))
     };
     let lang = ctx.lang;
-    let name = move || title(algorithm, lang.get());
+    let name = Signal::derive(move || title(algorithm, lang.get()));
     let burst_label = Signal::derive(move || COMMON.get(lang.get()).burst_label(algorithm));
     let removable = move || ctx.run.with(|s| s.setup.lanes.len() > MIN_LANES);
-    let nodelay = move || spec.with(|s| s.as_ref().is_some_and(|s| s.params.nodelay));
+    let nodelay =
+        Signal::derive(move || spec.with(|s| s.as_ref().is_some_and(|s| s.params.nodelay)));
     let burst = algorithm.uses_burst().then(|| {
         let value = param(|s| {
             s.resolved()
@@ -118,8 +119,8 @@ fn LaneFields(j: usize, algorithm: Algorithm) -> impl IntoView {
             <button
                 type="button"
                 class="remove"
-                aria-label=move || format!("{} {}", SETUP.get(lang.get()).remove, name())
-                disabled=move || !removable()
+                aria-label=Signal::derive(move || format!("{} {}", SETUP.get(lang.get()).remove, name.get()))
+                disabled=Signal::derive(move || !removable())
                 on:click=move |_| ctx.act(Action::Remove(j))
             >
                 "×"
@@ -133,19 +134,19 @@ fn LaneFields(j: usize, algorithm: Algorithm) -> impl IntoView {
 fn AddLane() -> impl IntoView {
     let ctx = use_ctx();
     let error = ctx.error(Place::Lanes);
-    let full = move || {
+    let full = Signal::derive(move || {
         ctx.run
             .with(|s| s.setup.lanes.len() >= MAX_PLAYGROUND_LANES)
-    };
+    });
     let options = Algorithm::ALL.map(|a| {
-        let label = move || {
+        let label = Signal::derive(move || {
             let lang = ctx.lang.get();
             if a.is_teaching() {
                 format!("{} ({})", title(a, lang), COMMON.get(lang).wrong_on_purpose)
             } else {
                 title(a, lang).to_string()
             }
-        };
+        });
         view! { <option value=a.id()>{label}</option> }
     });
     view! {
@@ -167,7 +168,7 @@ fn AddLane() -> impl IntoView {
                 {options}
             </select>
             <span class="error" role="alert">
-                {move || error.get()}
+                {error}
             </span>
         </label>
     }

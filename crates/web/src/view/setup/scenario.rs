@@ -20,9 +20,9 @@ pub fn ScenarioPicker() -> impl IntoView {
     let offered = ScenarioId::ALL.into_iter().filter(|id| !id.is_service());
     let options: Vec<_> = offered
         .map(|id| {
-            let title = move || scenario_text(id).get(ctx.lang.get()).title;
+            let title = Signal::derive(move || scenario_text(id).get(ctx.lang.get()).title);
             view! {
-                <option value=id.id() prop:selected=move || current.get() == id>
+                <option value=id.id() prop:selected=Signal::derive(move || current.get() == id)>
                     {title}
                 </option>
             }
@@ -42,7 +42,7 @@ pub fn ScenarioPicker() -> impl IntoView {
                 {options}
             </select>
             <span class="error" role="alert">
-                {move || error.get()}
+                {error}
             </span>
         </label>
     }
@@ -52,10 +52,10 @@ pub fn ScenarioPicker() -> impl IntoView {
 #[component]
 pub fn ScenarioNote() -> impl IntoView {
     let ctx = use_ctx();
-    let describe = move || {
+    let describe = Signal::derive(move || {
         let lang = ctx.lang.get();
         ctx.run
             .with(|s| scenario_text(s.setup.scenario).get(lang).description)
-    };
+    });
     view! { <p class="describe">{describe}</p> }
 }

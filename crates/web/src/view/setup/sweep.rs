@@ -28,14 +28,14 @@ fn SweepBox() -> impl IntoView {
     let ctx = use_ctx();
     let running = ctx.memo(|p| p.sweep_running);
     let result = ctx.memo(|p| p.sweep.clone());
-    let label = move || {
+    let label = Signal::derive(move || {
         let t = SWEEP.get(ctx.lang.get());
         if running.get() {
             t.running
         } else {
             t.run
         }
-    };
+    });
     let table = move || {
         result.with(|r| match r {
             Some(Ok((s, took))) => {
