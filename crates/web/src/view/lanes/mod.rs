@@ -6,6 +6,7 @@ pub mod about;
 pub mod gauge;
 pub mod lane;
 pub mod marks;
+pub mod production;
 pub mod response;
 
 use gloo_timers::callback::Timeout;
