@@ -15,6 +15,7 @@ pub mod controls;
 pub mod json;
 pub mod lanes;
 pub mod page;
+pub mod production;
 pub mod scenarios;
 pub mod setup;
 pub mod sweep;

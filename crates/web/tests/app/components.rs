@@ -321,3 +321,44 @@ async fn the_query_follows_the_view_but_not_the_moving_clock() {
     let q = p.query();
     assert!(q.contains("t=") && !q.contains("t=2s&"), "{q}");
 }
+
+#[wasm_bindgen_test]
+async fn a_lanes_production_box_shows_the_engines_text_for_its_parameters() {
+    let root = fresh_root();
+    let _p = mount_with(
+        &root,
+        &[
+            ("scenario", "golden"),
+            ("limiters", "gcra,nginx,sliding_log_logs_blocked"),
+        ],
+    );
+    settle().await;
+    let boxes = all(&root, "details.production");
+    assert_eq!(boxes.len(), 3);
+    // Nothing is made until a box is opened.
+    assert!(all(&root, "details.production pre.code").is_empty());
+    for b in &boxes {
+        b.set_attribute("open", "").unwrap();
+    }
+    // `toggle` is dispatched as a task of its own, after the attribute changes.
+    sleep(50).await;
+    settle().await;
+    let params = ratelab_core::Params::new(5, 10_000);
+    for (j, a) in [
+        ratelab_core::Algorithm::Gcra,
+        ratelab_core::Algorithm::Nginx,
+        ratelab_core::Algorithm::SlidingLogLogsBlocked,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let want = ratelab_scripts::production::production(a, &params, a.id()).unwrap();
+        let code = text(
+            &root,
+            &format!("article.lane[data-lane=\"{j}\"] details.production pre.code"),
+        );
+        assert_eq!(code, want.text, "lane {j}");
+    }
+    assert!(text(&root, "article.lane[data-lane=\"0\"] details.production").contains("Redis 7"));
+    assert!(text(&root, "article.lane[data-lane=\"2\"] pre.code").contains("WRONG ON PURPOSE"));
+}

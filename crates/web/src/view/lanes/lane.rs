@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use ratelab_core::{Algorithm, Headers, Snapshot};
 use ratelab_sim::BusiestWindow;
 
-use super::{about, gauge, level, marks, response, veil};
+use super::{about, gauge, level, marks, production, response, veil};
 use crate::draw::{self, HEIGHT};
 use crate::model::time_label;
 use crate::texts::algorithms::title;
@@ -117,7 +117,10 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
                 </div>
             </div>
             <p class="dense-note" class:hidden=Signal::derive(move || !dense.get())>{text(&LANES, |t| t.dense)}</p>
-            {(!ctx.compact).then(|| view! { <about::About algorithm /> })}
+            {(!ctx.compact).then(|| view! {
+                <about::About algorithm />
+                <production::ProductionBox />
+            })}
         </article>
     }
 }

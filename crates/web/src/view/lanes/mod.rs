@@ -7,6 +7,7 @@ pub mod gauge;
 pub mod lane;
 pub mod level;
 pub mod marks;
+pub mod production;
 pub mod response;
 pub mod veil;
 
