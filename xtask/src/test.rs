@@ -23,10 +23,13 @@ pub const BUNDLE_TARGET_GZIP: u64 = 150_000;
 /// its Leptos components (217 KB); why they cost about 120 KB is in the README
 /// ("Benchmarks"). Raised from 350 KB to 400 KB when the bounded-input, learning,
 /// service and embed branches were merged together (the page measured 381.6 KB
-/// after them, not yet attributed: see the README). Lower it as the page shrinks
+/// after them, not yet attributed: see the README), and to 430 KB when the size
+/// pass and each lane's "run it in production" box landed together (402.1 KB: the
+/// box carries every Lua script and teaching script as text, about 8 KB gzipped of
+/// it) with the lessons panel to follow. Lower it as the page shrinks
 /// towards [`BUNDLE_TARGET_GZIP`]; never raise it without a reason in the commit
 /// message.
-pub const BUNDLE_BUDGET_GZIP: u64 = 400_000;
+pub const BUNDLE_BUDGET_GZIP: u64 = 430_000;
 
 /// Chromium as root, with no network to talk to.
 pub const CHROMIUM_FLAGS: &[&str] = &[

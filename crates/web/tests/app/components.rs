@@ -359,6 +359,13 @@ async fn a_lanes_production_box_shows_the_engines_text_for_its_parameters() {
         );
         assert_eq!(code, want.text, "lane {j}");
     }
-    assert!(text(&root, "article.lane[data-lane=\"0\"] details.production").contains("Redis 7"));
+    let versions = [
+        format!("Redis {}", ratelab_scripts::REDIS_VERSION),
+        format!("nginx {}", ratelab_scripts::NGINX_VERSION),
+    ];
+    for (j, version) in versions.iter().enumerate() {
+        let shown = text(&root, &format!("article.lane[data-lane=\"{j}\"] details.production"));
+        assert!(shown.contains(version.as_str()), "lane {j}: {shown}");
+    }
     assert!(text(&root, "article.lane[data-lane=\"2\"] pre.code").contains("WRONG ON PURPOSE"));
 }
