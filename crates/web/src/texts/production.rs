@@ -19,6 +19,8 @@ pub struct ProductionTexts {
     pub memory: &'static str,
     pub bytes: &'static str,
     pub keys: &'static str,
+    /// The same for one key.
+    pub key: &'static str,
     pub checked: &'static str,
     /// What goes wrong with each teaching script, by its id.
     pub float_seconds: &'static str,
@@ -39,6 +41,7 @@ pub static PRODUCTION: Tr<ProductionTexts> = Tr {
         memory: "Memory per client key (Redis MEMORY USAGE, measured by the tests)",
         bytes: "bytes",
         keys: "Redis keys",
+        key: "Redis key",
         checked: "Checked against",
         float_seconds: "Seconds in floating point cannot hold 0.1 exactly: at 10 per second with burst 1, a request every 100 ms is refused at 0.3 s with 0.9999999999999998 tokens.",
         zadd_first: "It adds every request to the log before counting, denials too: a client that keeps sending is blocked for ever.",
@@ -54,6 +57,7 @@ pub static PRODUCTION: Tr<ProductionTexts> = Tr {
         memory: "Bộ nhớ cho mỗi khóa của một client (MEMORY USAGE của Redis, do các bài kiểm thử đo)",
         bytes: "byte",
         keys: "khóa Redis",
+        key: "khóa Redis",
         checked: "Đã kiểm tra với",
         float_seconds: "Số thực dấu phẩy động không biểu diễn chính xác 0,1 giây: với 10 yêu cầu mỗi giây, burst 1 và một yêu cầu mỗi 100 ms, yêu cầu ở 0,3 s bị từ chối vì chỉ còn 0,9999999999999998 token.",
         zadd_first: "Nó ghi mọi yêu cầu vào log trước khi đếm, kể cả yêu cầu bị từ chối: client cứ tiếp tục gửi sẽ bị chặn mãi mãi.",

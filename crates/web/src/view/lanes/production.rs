@@ -67,7 +67,12 @@ pub fn ProductionBox() -> impl IntoView {
                 let memory = p.memory.map(|m| {
                     format!(
                         "{}: {} {} ({} {}, {}), Redis {REDIS_VERSION}",
-                        t.memory, m.bytes, t.bytes, m.keys, t.keys, m.encoding
+                        t.memory,
+                        m.bytes,
+                        t.bytes,
+                        m.keys,
+                        if m.keys == 1 { t.key } else { t.keys },
+                        m.encoding
                     )
                 });
                 let checked = match p.kind {
