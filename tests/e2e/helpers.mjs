@@ -65,8 +65,9 @@ export function serve(root, { csp } = {}) {
   });
 }
 
-export function launch() {
-  return chromium.launch({ executablePath, args, headless: true });
+/** Chromium, headless, as root; `extra` flags go to its browser process. */
+export function launch(extra = []) {
+  return chromium.launch({ executablePath, args: [...args, ...extra], headless: true });
 }
 
 /** An init script: keeps the page's CSP violations in `window.__violations`. */
