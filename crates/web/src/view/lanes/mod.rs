@@ -61,11 +61,14 @@ fn observe_width(ctx: Ctx, el: &web_sys::HtmlElement) -> Option<WidthObserver> {
 pub fn Lanes() -> impl IntoView {
     let ctx = use_ctx();
     let node = NodeRef::<Div>::new();
-    // Measured once mounted, then whenever the lanes' own box changes width: an
-    // embed in a docs column resizes without the window resizing.
+    // Measured by a ResizeObserver, whose first report comes in the frame after
+    // mounting, after that frame's layout and before its paint, then whenever the
+    // lanes' own box changes width (an embed in a docs column resizes without the
+    // window resizing). Not measured here: reading the width right after mounting
+    // forced a layout of the whole new page inside the mount's task (712 ms of it
+    // in a trace under load), and the first paint is at the measured width anyway.
     Effect::new(move |_| {
         if let Some(el) = node.get() {
-            measure(ctx, &el);
             if let Some(observer) = observe_width(ctx, &el) {
                 let kept = StoredValue::new_local(Some(observer));
                 on_cleanup(move || {
