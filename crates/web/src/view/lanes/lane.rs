@@ -45,6 +45,26 @@ pub fn params_text(spec: &ratelab_sim::LaneSpec, c: &Common) -> String {
     s
 }
 
+/// Lane `j`'s name where lanes are listed by name alone (the trace, the yardstick,
+/// the live region): its algorithm's title, and its parameters after it when
+/// another lane runs the same algorithm (lab C's two token buckets are "Token
+/// bucket · 10 / 1 s · capacity 1" and "… capacity 20", not the same name twice).
+pub fn lane_name(lanes: &[ratelab_sim::LaneSpec], j: usize, lang: crate::texts::Lang) -> String {
+    let Some(lane) = lanes.get(j) else {
+        return String::new();
+    };
+    let name = title(lane.algorithm, lang);
+    let twins = lanes
+        .iter()
+        .filter(|l| l.algorithm == lane.algorithm)
+        .count();
+    if twins > 1 {
+        format!("{name} · {}", params_text(lane, COMMON.get(lang)))
+    } else {
+        name.to_string()
+    }
+}
+
 /// Lane `j`, running `algorithm`.
 #[component]
 pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
