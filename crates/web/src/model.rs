@@ -101,6 +101,8 @@ pub enum Label {
     Tat,
     NowTau,
     NextOut,
+    /// GCRA's equivalent of tokens: how many requests it would take now.
+    Room,
     /// N.
     Limit,
     /// One token.
@@ -603,7 +605,8 @@ pub fn gauge(snapshot: &Snapshot) -> Gauge {
             part: None,
         },
         Snapshot::Gcra { tokens, burst, .. } => Gauge {
-            what: Label::Tokens,
+            // GCRA keeps no tokens (one time, TAT): this is what they would be.
+            what: Label::Room,
             level: amount_f64(tokens),
             max: *burst as f64,
             lines: vec![(1.0, Label::One)],

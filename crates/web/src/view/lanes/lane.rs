@@ -110,6 +110,7 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
     let width = Signal::derive(move || ctx.scale.get().w() + 16);
     let view_box = Signal::derive(move || format!("-8 0 {} {HEIGHT}", width.get()));
     let dense = RwSignal::new(false);
+    let blind = RwSignal::new(false);
     view! {
         <article class="lane" class:teaching=algorithm.is_teaching() data-lane=j data-algorithm=algorithm.id()>
             <header class="lane-head">
@@ -120,12 +121,12 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
                 <span class="params">{params}</span>
             </header>
             <div class="lane-body">
-                <div class="lane-track">
+                <div class="lane-track" class:blind=blind>
                 <div class="plot">
                     <svg class="timeline" width=width height=HEIGHT viewBox=view_box role="img" aria-label=name>
                         <g class="under" inner_html=Signal::derive(move || under.get().markup())></g>
                         <g class="axis-layer" inner_html=Signal::derive(move || axis.get().markup())></g>
-                        <marks::Marks dense />
+                        <marks::Marks dense blind />
                     </svg>
                     <veil::Veil />
                 </div>

@@ -13,6 +13,9 @@ pub mod veil;
 
 use leptos::html::Div;
 use leptos::prelude::*;
+use ratelab_core::Algorithm::{
+    self, FixedWindow, FixedWindowAnchored, Gcra, LeakyQueue, SlidingLog, SlidingLogLogsBlocked,
+};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
@@ -86,6 +89,9 @@ pub fn Lanes() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
+    let has = move |which: &'static [Algorithm]| {
+        lanes.with(|l| l.iter().any(|(_, _, a)| which.contains(a)))
+    };
     view! {
         <div class="lanes" node_ref=node>
             <ul class="legend" aria-hidden="true">
@@ -93,6 +99,22 @@ pub fn Lanes() -> impl IntoView {
                 <li><span class="key deny"></span>{text(&LANES, |t| t.legend_deny)}</li>
                 <li><span class="key delay"></span>{text(&LANES, |t| t.legend_delay)}</li>
                 <li><span class="key pending"></span>{text(&LANES, |t| t.legend_pending)}</li>
+                // The state's own marks, for the limiters on the page only.
+                <li class:hidden=move || !has(&[SlidingLog, SlidingLogLogsBlocked])>
+                    <span class="key logged"></span>{text(&LANES, |t| t.legend_logged)}
+                </li>
+                <li class:hidden=move || !has(&[LeakyQueue])>
+                    <span class="key queued"></span>{text(&LANES, |t| t.legend_queued)}
+                </li>
+                <li class:hidden=move || !has(&[FixedWindow, FixedWindowAnchored, LeakyQueue])>
+                    <span class="line edge"></span>{text(&LANES, |t| t.legend_edge)}
+                </li>
+                <li class:hidden=move || !has(&[Gcra])>
+                    <span class="line tat"></span>{text(&LANES, |t| t.legend_tat)}
+                </li>
+                <li class:hidden=move || !has(&[Gcra])>
+                    <span class="line tau"></span>{text(&LANES, |t| t.legend_tau)}
+                </li>
             </ul>
             // Keyed by position and id: a lane keeps its elements while its
             // parameters or the clock change.

@@ -31,6 +31,7 @@ pub fn Response() -> impl IntoView {
         <Show when=move || status.with(Option::is_some)>
             <p class="response-title">{text(&LANES, |t| t.response)}</p>
             <pre class="http" data-status=status>{body}</pre>
+            <p class="fields-key">{text(&LANES, |t| t.fields_key)}</p>
         </Show>
     }
 }
