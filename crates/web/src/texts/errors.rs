@@ -137,6 +137,50 @@ pub fn for_field(raw: &str, lang: Lang, label: impl Fn(Named<'_>) -> Option<Stri
     }
 }
 
+/// What the link parser says after a reason, in Vietnamese.
+const VI_TAILS: [(&str, &str); 4] = [
+    ("; using the default", "; dùng giá trị mặc định"),
+    (
+        "; showing the scenario's defaults",
+        "; hiện giá trị mặc định của kịch bản",
+    ),
+    ("; ignored", "; bỏ qua"),
+    ("; left out", "; bỏ ra"),
+];
+
+/// A notice about the link (`key=value: reason`, as `share::Notice` writes it) in
+/// `lang`: the key and value as written, the reason translated where the page
+/// knows its words (else as written).
+pub fn notice(line: &str, lang: Lang) -> String {
+    if lang == Lang::En {
+        return line.to_string();
+    }
+    let Some((what, reason)) = line
+        .find('=')
+        .and_then(|eq| line.get(eq..)?.find(": ").map(|i| eq + i))
+        .and_then(|at| Some((line.get(..at)?, line.get(at + 2..)?)))
+    else {
+        return line.to_string();
+    };
+    let mut core = reason;
+    let mut tails = Vec::new();
+    while let Some((en, vi)) = VI_TAILS.iter().find(|(en, _)| core.ends_with(en)) {
+        core = core.get(..core.len() - en.len()).unwrap_or(core);
+        tails.insert(0, *vi);
+    }
+    let said = if core == "unknown parameter" {
+        "tham số không có trong định dạng liên kết".to_string()
+    } else if let Some(i) = core.strip_prefix("there is no lane ") {
+        format!("không có làn {i}")
+    } else if let Some(s) = core.strip_prefix("not used by scenario ") {
+        format!("kịch bản {s} không dùng tham số này")
+    } else {
+        let (_, rest) = split(core);
+        translate(rest, lang)
+    };
+    format!("{what}: {said}{}", tails.concat())
+}
+
 /// "lane 3" in `lang`.
 pub fn lane_word(j: usize, lang: Lang) -> String {
     ERRORS
@@ -188,5 +232,26 @@ mod tests {
             split("limiters[x].burst: y"),
             (None, "limiters[x].burst: y")
         );
+    }
+
+    #[test]
+    fn link_notices_are_said_in_vietnamese() {
+        let said = |q: &str| {
+            ratelab_sim::share::parse(q)
+                .1
+                .iter()
+                .map(|n| notice(&n.to_string(), Lang::Vi))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            said("limit=0"),
+            ["limit=0: phải lớn hơn 0; dùng giá trị mặc định"]
+        );
+        assert_eq!(
+            said("colour=red"),
+            ["colour=red: tham số không có trong định dạng liên kết; bỏ qua"]
+        );
+        let en = ratelab_sim::share::parse("limit=0").1[0].to_string();
+        assert_eq!(notice(&en, Lang::En), en);
     }
 }
