@@ -19,6 +19,7 @@ pub mod setup;
 pub mod trace;
 pub mod url;
 pub mod yardstick;
+pub mod zoom;
 
 use leptos::either::Either;
 use leptos::prelude::*;

@@ -468,3 +468,25 @@ async fn the_legend_names_the_states_marks_and_the_panels_explain_theirs() {
     // Every response panel says what q, w, r and t are.
     assert!(text(&root, "article[data-lane=\"0\"] .fields-key").contains("r: how many are left"));
 }
+
+#[wasm_bindgen_test]
+async fn zooming_in_turns_a_band_of_columns_back_into_marks() {
+    // Lab B's 600 requests over three minutes are columns at 1×; at 8× the span
+    // is 22.5 s around the clock, and each request is a mark again.
+    let root = fresh_root();
+    let _p = mount_with(&root, &[("scenario", "lab-b")]);
+    settle().await;
+    assert!(all(&root, "article[data-lane=\"0\"] .mark").is_empty());
+    assert!(!all(&root, "article[data-lane=\"0\"] .col").is_empty());
+    for _ in 0..3 {
+        click(&root, "button.zoom-in").await;
+    }
+    assert_eq!(text(&root, ".zoom-level"), "8×");
+    assert!(!all(&root, "article[data-lane=\"0\"] .mark").is_empty());
+    // And back out.
+    for _ in 0..3 {
+        click(&root, "button.zoom-out").await;
+    }
+    assert!(all(&root, "article[data-lane=\"0\"] .mark").is_empty());
+    assert!(find(&root, "button.zoom-out").has_attribute("disabled"));
+}
