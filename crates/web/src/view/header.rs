@@ -24,14 +24,14 @@ fn CopyLink() -> impl IntoView {
     // The component's own state: "copied" for a moment after a click. The query is
     // built at the click only (a long imported stream makes it costly).
     let copied = RwSignal::new(false);
-    let label = move || {
+    let label = Signal::derive(move || {
         let t = PAGE.get(ctx.lang.get());
         if copied.get() {
             t.link_copied
         } else {
             t.copy_link
         }
-    };
+    });
     let copy = move |_| {
         let Some(link) = ctx.read(|p| p.query()).and_then(|q| link_now(&q)) else {
             return;

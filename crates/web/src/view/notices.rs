@@ -26,7 +26,7 @@ pub fn Notices() -> impl IntoView {
                     // A notice quotes the link, which anyone can craft: it is text.
                     <For each=move || notices.get().into_iter().enumerate() key=|n| n.clone() let((_, notice))>
                         <li>
-                            <code>{move || errors::notice(&notice, ctx.lang.get())}</code>
+                            <code>{Signal::derive(move || errors::notice(&notice, ctx.lang.get()))}</code>
                         </li>
                     </For>
                 </ul>

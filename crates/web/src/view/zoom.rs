@@ -12,7 +12,8 @@ use crate::texts::controls::CONTROLS;
 #[component]
 pub fn Zoom() -> impl IntoView {
     let zoom = use_ctx().zoom;
-    let (widest, closest) = (move || zoom.get() <= 1, move || zoom.get() >= MAX_ZOOM);
+    let widest = Signal::derive(move || zoom.get() <= 1);
+    let closest = Signal::derive(move || zoom.get() >= MAX_ZOOM);
     let zoom_in = move |_| zoom.update(|z| *z = (*z * 2).min(MAX_ZOOM));
     let zoom_out = move |_| zoom.update(|z| *z = (*z / 2).max(1));
     view! {
@@ -27,7 +28,7 @@ pub fn Zoom() -> impl IntoView {
             >
                 "−"
             </button>
-            <output class="zoom-level">{move || format!("{}×", zoom.get())}</output>
+            <output class="zoom-level">{Signal::derive(move || format!("{}×", zoom.get()))}</output>
             <button
                 type="button"
                 class="zoom-in"

@@ -89,32 +89,36 @@ pub fn Lanes() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    let has = move |which: &'static [Algorithm]| {
-        lanes.with(|l| l.iter().any(|(_, _, a)| which.contains(a)))
-    };
+    // Which of the state's marks the lanes on the page draw: one attribute.
+    let has = Signal::derive(move || {
+        lanes.with(|l| {
+            let any = |which: &[Algorithm]| l.iter().any(|(_, _, a)| which.contains(a));
+            [
+                (any(&[SlidingLog, SlidingLogLogsBlocked]), "log"),
+                (any(&[LeakyQueue]), "queue"),
+                (any(&[FixedWindow, FixedWindowAnchored, LeakyQueue]), "edge"),
+                (any(&[Gcra]), "gcra"),
+            ]
+            .into_iter()
+            .filter_map(|(on, name)| on.then_some(name))
+            .collect::<Vec<_>>()
+            .join(" ")
+        })
+    });
     view! {
         <div class="lanes" node_ref=node>
-            <ul class="legend" aria-hidden="true">
+            <ul class="legend" aria-hidden="true" data-has=has>
                 <li><span class="key allow"></span>{text(&LANES, |t| t.legend_allow)}</li>
                 <li><span class="key deny"></span>{text(&LANES, |t| t.legend_deny)}</li>
                 <li><span class="key delay"></span>{text(&LANES, |t| t.legend_delay)}</li>
                 <li><span class="key pending"></span>{text(&LANES, |t| t.legend_pending)}</li>
-                // The state's own marks, for the limiters on the page only.
-                <li class:hidden=move || !has(&[SlidingLog, SlidingLogLogsBlocked])>
-                    <span class="key logged"></span>{text(&LANES, |t| t.legend_logged)}
-                </li>
-                <li class:hidden=move || !has(&[LeakyQueue])>
-                    <span class="key queued"></span>{text(&LANES, |t| t.legend_queued)}
-                </li>
-                <li class:hidden=move || !has(&[FixedWindow, FixedWindowAnchored, LeakyQueue])>
-                    <span class="line edge"></span>{text(&LANES, |t| t.legend_edge)}
-                </li>
-                <li class:hidden=move || !has(&[Gcra])>
-                    <span class="line tat"></span>{text(&LANES, |t| t.legend_tat)}
-                </li>
-                <li class:hidden=move || !has(&[Gcra])>
-                    <span class="line tau"></span>{text(&LANES, |t| t.legend_tau)}
-                </li>
+                // The state's own marks, shown for the limiters on the page only
+                // (by the list's `data-has`, see the stylesheet).
+                <li class="has-log"><span class="key logged"></span>{text(&LANES, |t| t.legend_logged)}</li>
+                <li class="has-queue"><span class="key queued"></span>{text(&LANES, |t| t.legend_queued)}</li>
+                <li class="has-edge"><span class="line edge"></span>{text(&LANES, |t| t.legend_edge)}</li>
+                <li class="has-gcra"><span class="line tat"></span>{text(&LANES, |t| t.legend_tat)}</li>
+                <li class="has-gcra"><span class="line tau"></span>{text(&LANES, |t| t.legend_tau)}</li>
             </ul>
             // Keyed by position and id: a lane keeps its elements while its
             // parameters or the clock change.
