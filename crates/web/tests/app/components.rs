@@ -32,7 +32,10 @@ async fn a_field_keeps_focus_and_what_was_typed_through_an_error() {
     assert_eq!(input.value(), "0");
     assert_eq!(attr(&input, "aria-invalid"), "true");
     // Said under the field it is about, without the JSON format's path.
-    assert_eq!(text(&root, "[name=\"limit\"] + .error"), "must be more than 0");
+    assert_eq!(
+        text(&root, "[name=\"limit\"] + .error"),
+        "must be more than 0"
+    );
     change(&root, "limit", "3").await;
     assert_eq!(attr(&input, "aria-invalid"), "false");
     assert_eq!(text(&root, "[name=\"limit\"] + .error"), "");
