@@ -71,8 +71,9 @@ pub fn Header() -> impl IntoView {
             <div>
                 <h1>"ratelab"</h1>
                 <p class="tagline">{text(&PAGE, |t| t.tagline)}</p>
-                {(!ctx.embed).then(CopyLink)}
             </div>
+            // Beside the title, not under it: the lanes stay as high on the page.
+            <div class="masthead-side">
             <label class="lang">
                 <span>{text(&PAGE, |t| t.language)}</span>
                 <select
@@ -82,6 +83,8 @@ pub fn Header() -> impl IntoView {
                     {options}
                 </select>
             </label>
+            {(!ctx.embed).then(CopyLink)}
+            </div>
         </header>
     }
 }

@@ -461,8 +461,15 @@ async fn the_legend_names_the_states_marks_and_the_panels_explain_theirs() {
     let note = text(&root, "article[data-algorithm=\"gcra\"] .gauge-note");
     assert!(note.contains("τ = 8 s"), "{note}");
     assert!(text(&root, "article[data-algorithm=\"gcra\"] .gauge-text").starts_with("room now"));
-    // Every response panel says what q, w, r and t are.
-    assert!(text(&root, "article[data-lane=\"0\"] .fields-key").contains("r: how many are left"));
+    // A 429 panel says what q, w, r and t are; a 200 panel does not repeat it.
+    let key = find(&root, "article[data-lane=\"0\"] .fields-key");
+    assert!(key.class_list().contains("hidden"));
+    let root = fresh_root();
+    let _p = mount_with(&root, &[("t", "19.5s")]);
+    settle().await;
+    let key = find(&root, "article[data-lane=\"0\"] .fields-key");
+    assert!(!key.class_list().contains("hidden"));
+    assert!(key.text_content().unwrap().contains("r: how many are left"));
 }
 
 #[wasm_bindgen_test]
