@@ -34,6 +34,36 @@ test('the built page renders the playground', async (t) => {
   await page.screenshot({ path: join(artifacts, 'playground.png'), fullPage: true });
 });
 
+test('in Vietnamese the document is Vietnamese: <html lang> and the title', async (t) => {
+  const page = await open(t, browser, `${url}?lang=vi`);
+  await page.locator('article.lane').first().waitFor();
+  await page.waitForFunction(() => document.documentElement.lang === 'vi');
+  assert.equal(await page.title(), 'ratelab · sân chơi về giới hạn tần suất');
+  // And back, as the switch changes it.
+  await page.locator('.masthead select').selectOption('en');
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  assert.equal(await page.title(), 'ratelab · a rate-limiting playground');
+});
+
+test('"copy link" copies the address of the view as it is now', async (t) => {
+  const page = await open(t, browser, `${url}?scenario=lab-c`);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+  await page.locator('article.lane').first().waitFor();
+  const button = page.locator('button.copy-link');
+  assert.match(await page.locator('.share .hint').textContent(), /share it/);
+  await button.click();
+  await button.filter({ hasText: 'Link copied' }).waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.ok(copied.startsWith(url + '?') && copied.includes('scenario=lab-c'), copied);
+  // The copied link opens the same view.
+  await page.goto(copied);
+  await page.locator('article.lane').first().waitFor();
+  assert.deepEqual(
+    await page.locator('article.lane').evaluateAll((a) => a.map((x) => x.dataset.algorithm)),
+    ['token_bucket', 'token_bucket', 'gcra', 'leaky_queue', 'nginx'],
+  );
+});
+
 test('keys step the clock; the URL follows', async (t) => {
   const page = await open(t, browser, url);
   const now = page.locator('output.now');

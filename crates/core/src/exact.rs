@@ -77,10 +77,39 @@ impl Frac {
 
     /// Writes the value in decimal with at most `max_decimals` digits after the point.
     /// Exact values are written exactly ("3.25"); others are rounded to nearest and
-    /// prefixed with "≈" so that nobody mistakes them for exact.
+    /// prefixed with "≈" so that nobody mistakes them for exact. A value that is not
+    /// whole is never rounded to a whole number while six decimals would show it
+    /// ("≈0.999817", not "≈1"): a trace step `(1 − ≈1) · 100 + 100 = ≈100.018` reads
+    /// as wrong arithmetic.
     pub fn write_decimal(self, f: &mut dyn fmt::Write, max_decimals: u32) -> fmt::Result {
+        let mut parts = self.decimal_parts(max_decimals);
+        if !parts.exact && parts.used == 0 && max_decimals < 6 {
+            parts = self.decimal_parts(6);
+        }
+        let Decimal {
+            exact,
+            int,
+            digits,
+            used,
+        } = parts;
+        if !exact {
+            f.write_str("≈")?;
+        }
+        write!(f, "{int}")?;
+        if used > 0 {
+            f.write_str(".")?;
+            for d in &digits[..used] {
+                write!(f, "{d}")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The value rounded (half up) to at most `max_decimals` digits after the
+    /// point, trailing zeros dropped.
+    fn decimal_parts(self, max_decimals: u32) -> Decimal {
         let den = self.den as u128;
-        let int = self.num / den;
+        let mut int = self.num / den;
         let mut rem = self.num % den;
         // Collect up to max_decimals digits; if the remainder is then zero it is exact.
         let mut digits = [0u8; 18];
@@ -93,24 +122,20 @@ impl Frac {
             used += 1;
         }
         let exact = rem == 0;
-        let mut int = int;
-        if !exact {
-            f.write_str("≈")?;
-            // Round half up on the next digit.
-            if rem * 10 / den >= 5 {
-                let mut i = used;
-                loop {
-                    if i == 0 {
-                        int += 1;
-                        break;
-                    }
-                    i -= 1;
-                    if digits[i] == 9 {
-                        digits[i] = 0;
-                    } else {
-                        digits[i] += 1;
-                        break;
-                    }
+        // Round half up on the next digit.
+        if !exact && rem * 10 / den >= 5 {
+            let mut i = used;
+            loop {
+                if i == 0 {
+                    int += 1;
+                    break;
+                }
+                i -= 1;
+                if digits[i] == 9 {
+                    digits[i] = 0;
+                } else {
+                    digits[i] += 1;
+                    break;
                 }
             }
         }
@@ -118,14 +143,12 @@ impl Frac {
         while used > 0 && digits[used - 1] == 0 {
             used -= 1;
         }
-        write!(f, "{int}")?;
-        if used > 0 {
-            f.write_str(".")?;
-            for d in &digits[..used] {
-                write!(f, "{d}")?;
-            }
+        Decimal {
+            exact,
+            int,
+            digits,
+            used,
         }
-        Ok(())
     }
 }
 
@@ -343,6 +366,16 @@ fn mul_halves(a: u64, b: u64) -> u128 {
     ((hi as u128) << 64) | lo as u128
 }
 
+/// A value in decimal: its whole part and up to 18 digits after the point.
+struct Decimal {
+    /// Whether the digits are the whole value.
+    exact: bool,
+    int: u128,
+    digits: [u8; 18],
+    /// How many of `digits` are written.
+    used: usize,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,7 +386,10 @@ mod tests {
         assert_eq!(Frac::new(13, 4).to_string(), "3.25");
         assert_eq!(Frac::new(10, 3).to_string(), "≈3.333");
         assert_eq!(Frac::new(20, 3).to_string(), "≈6.667");
-        assert_eq!(Frac::new(19999, 10000).to_string(), "≈2");
+        // Not whole, so not rounded to a whole number while six decimals show it.
+        assert_eq!(Frac::new(19999, 10000).to_string(), "1.9999");
+        assert_eq!(Frac::new(59_989, 60_000).to_string(), "≈0.999817");
+        assert_eq!(Frac::new(1, 3_000_000).to_string(), "≈0");
         assert_eq!(Frac::whole(5).to_string(), "5");
         assert_eq!(Ms::from_ms(9800).to_string(), "9.8 s");
         assert_eq!(Ms::scaled(100_000, 3).to_string(), "≈33.333 s");

@@ -13,6 +13,12 @@ use ratelab_sim::{BusiestWindow, Config, LaneSpec, Outcome, Request, Timeline, Y
 /// More marks than this in a lane's visible span are drawn as columns instead.
 pub const MAX_MARKS: usize = 1_500;
 
+/// The shortest span a zoomed timeline shows, ms.
+pub const MIN_SPAN_MS: u64 = 100;
+
+/// The most a timeline zooms in ([`Sim::zoomed_span`]).
+pub const MAX_ZOOM: u32 = 16;
+
 /// What became of one request in one lane, as a mark shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
@@ -101,6 +107,8 @@ pub enum Label {
     Tat,
     NowTau,
     NextOut,
+    /// GCRA's equivalent of tokens: how many requests it would take now.
+    Room,
     /// N.
     Limit,
     /// One token.
@@ -311,6 +319,24 @@ impl Sim {
         let from = (now.saturating_sub(span / 3) / step).saturating_mul(step);
         let from = from.min(end.saturating_sub(span));
         (from, from.saturating_add(span))
+    }
+
+    /// [`Sim::span`] narrowed `zoom` times (1: as it is) around the clock, moving a
+    /// third of itself at a time (so marks are redrawn only when it moves), never
+    /// shorter than [`MIN_SPAN_MS`] nor past the run's end.
+    pub fn zoomed_span(&self, now: u64, zoom: u32) -> (u64, u64) {
+        let (from, to) = self.span(now);
+        if zoom <= 1 {
+            return (from, to);
+        }
+        let end = self.end().max(to);
+        let span = ((to - from) / u64::from(zoom))
+            .max(MIN_SPAN_MS)
+            .min(end.max(1));
+        let step = (span / 3).max(1);
+        let start = (now.saturating_sub(span / 3) / step).saturating_mul(step);
+        let start = start.min(end.saturating_sub(span));
+        (start, start.saturating_add(span))
     }
 
     /// The marks of lane `lane` in `[from, to]`, or `None` when there are more than
@@ -603,7 +629,8 @@ pub fn gauge(snapshot: &Snapshot) -> Gauge {
             part: None,
         },
         Snapshot::Gcra { tokens, burst, .. } => Gauge {
-            what: Label::Tokens,
+            // GCRA keeps no tokens (one time, TAT): this is what they would be.
+            what: Label::Room,
             level: amount_f64(tokens),
             max: *burst as f64,
             lines: vec![(1.0, Label::One)],
@@ -791,6 +818,11 @@ mod tests {
         let state = parse("scenario=golden").0.setup;
         let sim = Sim::new(&state).unwrap();
         assert_eq!(sim.span(5_000), (0, sim.end()));
+        // Zoomed, a quarter of that, around the clock, never past the end.
+        let (a, b) = sim.zoomed_span(5_000, 4);
+        assert!(b - a == (sim.end() / 4).max(MIN_SPAN_MS) && a <= 5_000 && 5_000 <= b);
+        assert!(sim.zoomed_span(sim.end(), 4).1 <= sim.end());
+        assert_eq!(sim.zoomed_span(5_000, 1), sim.span(5_000));
     }
 
     #[test]

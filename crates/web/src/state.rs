@@ -469,7 +469,7 @@ impl Playground {
     }
 
     fn open_scenario(&mut self, id: ScenarioId) {
-        let r = self.change(|s| *s = Setup::for_scenario(id));
+        let r = self.change(|s| *s = s.next_scenario(id));
         self.errors.clear();
         self.set_error(Place::Scenario, r.err());
         self.playing = false;
@@ -488,7 +488,7 @@ impl Playground {
                     s.set_budget(n, p);
                 })
             }),
-            Field::Period => parse_duration(text).and_then(|p| {
+            Field::Period => form_duration(text).and_then(|p| {
                 self.change(|s| {
                     let n = s.budget().0;
                     s.set_budget(n, p);
@@ -498,7 +498,7 @@ impl Playground {
                 let optional = matches!(what, LaneField::Burst | LaneField::Delay);
                 let parsed = match what {
                     _ if optional && text.trim().is_empty() => Ok(None),
-                    LaneField::Period => parse_duration(text).map(Some),
+                    LaneField::Period => form_duration(text).map(Some),
                     _ => parse_count(text, MAX_COUNT).map(Some),
                 };
                 parsed.and_then(|v| {
@@ -644,6 +644,46 @@ impl Playground {
     }
 }
 
+/// Opening another scenario from the picker.
+trait NextScenario {
+    /// Scenario `id` as the picker opens it: with its own lanes, unless the learner
+    /// chose other limiters than the current scenario opens with (added, removed,
+    /// or the link's `limiters=`); then with those limiters, at the new
+    /// scenario's budget (their own burst and delay reset: they were set for the
+    /// old budget). Lessons open their steps' setups whole (they need their lanes).
+    fn next_scenario(&self, id: ScenarioId) -> Setup;
+}
+
+impl NextScenario for Setup {
+    fn next_scenario(&self, id: ScenarioId) -> Setup {
+        let mut next = Setup::for_scenario(id);
+        let algorithms = |s: &Setup| s.lanes.iter().map(|l| l.algorithm).collect::<Vec<_>>();
+        let chosen = algorithms(self);
+        if chosen != algorithms(&Setup::for_scenario(self.scenario)) {
+            let (n, p) = next.budget();
+            next.lanes = chosen
+                .into_iter()
+                .map(|a| LaneSpec::simple(a, n, p))
+                .collect();
+            normalise_ids(&mut next.lanes);
+        }
+        next
+    }
+}
+
+/// A "per W" field as typed: a bare number is seconds (`10` is 10 s, shown back as
+/// `10s`), since every duration on the page is written in seconds and the
+/// field's placeholder says `10s`; the link's `period=` keeps its own rule
+/// (milliseconds), read by [`parse_duration`].
+fn form_duration(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        parse_duration(&format!("{t}s")).map_err(|_| parse_duration(text).err().unwrap_or_default())
+    } else {
+        parse_duration(text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -676,6 +716,46 @@ mod tests {
         assert_eq!(p.now, p.end());
         p.apply(Action::Prev);
         assert_eq!(p.now, 19_500);
+    }
+
+    #[test]
+    fn a_new_scenario_keeps_the_limiters_the_learner_chose() {
+        let mut p = page("");
+        let opening = |p: &Playground| {
+            p.setup()
+                .lanes
+                .iter()
+                .map(|l| l.algorithm)
+                .collect::<Vec<_>>()
+        };
+        // Untouched lanes: the next scenario's own.
+        p.apply(Action::Scenario(ScenarioId::LabC));
+        assert_eq!(opening(&p), opening(&page("scenario=lab-c")));
+        // A lane added: kept, at the next scenario's budget.
+        p.apply(Action::Add(Algorithm::SlidingLog));
+        let chosen = opening(&p);
+        p.apply(Action::Scenario(ScenarioId::LabA));
+        assert_eq!(opening(&p), chosen);
+        let budget = p.setup().budget();
+        assert!(p
+            .setup()
+            .lanes
+            .iter()
+            .all(|l| (l.params.limit, l.params.period_ms) == budget));
+        assert_eq!(p.setup().scenario, ScenarioId::LabA);
+    }
+
+    #[test]
+    fn a_bare_number_in_a_per_w_field_is_seconds() {
+        let mut p = page("");
+        edit(&mut p, Field::Period, "10");
+        assert_eq!(p.setup().budget().1, 10_000);
+        edit(&mut p, Field::Lane(1, LaneField::Period), "2.5");
+        assert_eq!(p.setup().lanes[1].params.period_ms, 2_500);
+        edit(&mut p, Field::Lane(1, LaneField::Period), "250ms");
+        assert_eq!(p.setup().lanes[1].params.period_ms, 250);
+        edit(&mut p, Field::Period, "1.2.3");
+        assert!(p.error(Place::Field(Field::Period)).is_some());
     }
 
     #[test]
@@ -716,7 +796,8 @@ mod tests {
         let mut p = page("limit=5&period=10s");
         let before = p.run.clone();
         edit(&mut p, Field::Limit, "5");
-        edit(&mut p, Field::Period, "10000");
+        edit(&mut p, Field::Period, "10000ms");
+        edit(&mut p, Field::Period, "10");
         edit(&mut p, Field::Lane(0, LaneField::Limit), "5");
         assert!(p.run == before);
     }

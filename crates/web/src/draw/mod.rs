@@ -350,19 +350,42 @@ pub fn under(
             }
             Overlay::Line { at, class, label } => {
                 let x = s.x(at);
+                // The picture overflows its box by design (marks at the edges are
+                // whole), so a label centred on a line at the edge, or on one past
+                // it (a window's reset after the span's end), would be drawn over
+                // the side panel: labels stay inside the axis, a line past an end
+                // is not drawn and its label points off the edge.
+                let words = t.label(label, c);
+                let (tx, anchor, text) = if x > s.w() {
+                    (s.w(), "end", format!("{words} →"))
+                } else if x < 0 {
+                    (0, "start", format!("← {words}"))
+                } else {
+                    let half = words.chars().count() as i64 * 3;
+                    let anchor = if x + half > s.w() {
+                        "end"
+                    } else if x - half < 0 {
+                        "start"
+                    } else {
+                        "middle"
+                    };
+                    (x, anchor, words.to_string())
+                };
                 if (-50..s.w() + 50).contains(&x) {
                     w.el("g").attr("class", class).children(|w| {
-                        w.el("line")
-                            .attr("x1", x)
-                            .attr("x2", x)
-                            .attr("y1", 14)
-                            .attr("y2", AXIS_Y)
-                            .end();
+                        if (0..=s.w()).contains(&x) {
+                            w.el("line")
+                                .attr("x1", x)
+                                .attr("x2", x)
+                                .attr("y1", 14)
+                                .attr("y2", AXIS_Y)
+                                .end();
+                        }
                         w.el("text")
-                            .attr("x", x)
+                            .attr("x", tx)
                             .attr("y", 11)
-                            .attr("text-anchor", "middle")
-                            .text(t.label(label, c));
+                            .attr("text-anchor", anchor)
+                            .text(&text);
                     });
                 }
             }
@@ -580,6 +603,34 @@ mod tests {
         }
         assert!(one_by_one(count("scenario=golden"), 362.0));
         assert!(one_by_one(0, 0.0));
+    }
+
+    #[test]
+    fn a_lines_label_stays_inside_the_axis() {
+        // The fixed window's reset at 20 s, with the span ending at 19 s: no line
+        // past the axis, and its label ends at the axis's end, pointing on.
+        let sim = Sim::new(&parse("limiters=fixed_window").0.setup).unwrap();
+        let snap = sim.snapshot(0, "", 11_000);
+        let s = Scale {
+            from: 0,
+            to: 19_000,
+            width: 600.0,
+        };
+        let svg = under(snap.as_ref(), 11_000, s, None, Lang::En);
+        let reset = svg.as_str().split("mark-line reset").nth(1).unwrap_or("");
+        assert!(!reset.contains("<line"), "{svg:?}");
+        assert!(
+            reset.contains(r#"x="600" y="11" text-anchor="end""#) && reset.contains(" →"),
+            "{svg:?}"
+        );
+        // Inside the span, the line is drawn and a label near the end ends at it.
+        let s = Scale { to: 20_000, ..s };
+        let svg = under(snap.as_ref(), 11_000, s, None, Lang::En);
+        let reset = svg.as_str().split("mark-line reset").nth(1).unwrap_or("");
+        assert!(
+            reset.contains("<line") && reset.contains(r#"text-anchor="end""#),
+            "{svg:?}"
+        );
     }
 
     #[test]

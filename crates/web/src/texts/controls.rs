@@ -17,6 +17,9 @@ pub struct Controls {
     pub send: &'static str,
     pub highlight: &'static str,
     pub keys_hint: &'static str,
+    pub zoom: &'static str,
+    pub zoom_in: &'static str,
+    pub zoom_out: &'static str,
 }
 
 /// The clock bar's words in every language.
@@ -33,6 +36,9 @@ pub static CONTROLS: Tr<Controls> = Tr {
         send: "Send a request",
         highlight: "Highlight each limiter's busiest window",
         keys_hint: "Keys: space play/pause, ← → step, R send (manual)",
+        zoom: "Zoom the timelines",
+        zoom_in: "Zoom in (a shorter stretch of time, following the clock)",
+        zoom_out: "Zoom out",
     },
     vi: Controls {
         play: "Chạy",
@@ -46,5 +52,8 @@ pub static CONTROLS: Tr<Controls> = Tr {
         send: "Gửi một yêu cầu",
         highlight: "Tô sáng cửa sổ đông nhất của mỗi bộ giới hạn",
         keys_hint: "Phím: space chạy/dừng, ← → từng bước, R gửi (thủ công)",
+        zoom: "Phóng to dòng thời gian",
+        zoom_in: "Phóng to (một đoạn thời gian ngắn hơn, đi theo đồng hồ)",
+        zoom_out: "Thu nhỏ",
     },
 };

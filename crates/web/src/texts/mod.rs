@@ -12,6 +12,7 @@
 pub mod algorithms;
 pub mod common;
 pub mod controls;
+pub mod errors;
 pub mod json;
 pub mod lanes;
 pub mod page;

@@ -6,7 +6,11 @@ use super::Tr;
 #[derive(Debug)]
 #[allow(missing_docs)]
 pub struct Page {
+    pub title: &'static str,
     pub tagline: &'static str,
+    pub copy_link: &'static str,
+    pub link_copied: &'static str,
+    pub shareable: &'static str,
     pub language: &'static str,
     pub notices: &'static str,
     pub dismiss: &'static str,
@@ -17,6 +21,10 @@ pub struct Page {
 /// The page's frame in every language.
 pub static PAGE: Tr<Page> = Tr {
     en: Page {
+        title: "ratelab · a rate-limiting playground",
+        copy_link: "Copy link",
+        link_copied: "Link copied",
+        shareable: "The address holds the whole setup and the moment: share it to show what you see.",
         tagline: "“5 requests per 10 seconds” means different things to different limiters. One stream of requests, several limiters side by side, every decision explained.",
         language: "Language",
         notices: "Some settings in the link were ignored",
@@ -25,6 +33,10 @@ pub static PAGE: Tr<Page> = Tr {
         crash_reproduce: "This link reproduces the setup:",
     },
     vi: Page {
+        title: "ratelab · sân chơi về giới hạn tần suất",
+        copy_link: "Chép liên kết",
+        link_copied: "Đã chép liên kết",
+        shareable: "Địa chỉ trang chứa toàn bộ thiết lập và thời điểm: gửi nó để người khác thấy đúng điều bạn thấy.",
         tagline: "“5 yêu cầu mỗi 10 giây” mang nghĩa khác nhau với mỗi bộ giới hạn. Một luồng yêu cầu, nhiều bộ giới hạn đặt cạnh nhau, mỗi quyết định đều được giải thích.",
         language: "Ngôn ngữ",
         notices: "Một số thiết lập trong liên kết đã bị bỏ qua",

@@ -73,9 +73,9 @@ pub fn scenario_text(id: ScenarioId) -> &'static Tr<ScenarioText> {
         ),
         EdgeBurst => scenario!(
             "Edge burst",
-            "A burst of 2N split around a window boundary: N in the last tenth of the first window, N in the first tenth of the next.",
+            "A burst of 2N split around a window boundary: N in the last tenth of the first window, N in the first tenth of the next. Tighter than the demo article's burst (a fifth of W each side), so the token bucket has less time to refill and passes one fewer than the article says; its own stream is \u{201c}Edge burst (the demo article's)\u{201d}.",
             "Dồn ở ranh giới cửa sổ",
-            "Một đợt dồn 2N chia đôi quanh ranh giới cửa sổ: N yêu cầu trong một phần mười cuối của cửa sổ đầu, N trong một phần mười đầu của cửa sổ sau.",
+            "Một đợt dồn 2N chia đôi quanh ranh giới cửa sổ: N yêu cầu trong một phần mười cuối của cửa sổ đầu, N trong một phần mười đầu của cửa sổ sau. Sát hơn đợt dồn của bài demo (mỗi bên một phần năm W), nên xô token ít thời gian nạp lại hơn và cho qua ít hơn bài viết một yêu cầu; luồng của chính bài viết là \u{201c}Dồn sát mép cửa sổ (của bài demo)\u{201d}.",
         ),
         TwiceTheRate => scenario!(
             "2x rate",
@@ -191,6 +191,30 @@ pub fn scenario_text(id: ScenarioId) -> &'static Tr<ScenarioText> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_edge_burst_says_why_its_token_bucket_passes_one_fewer_than_the_article() {
+        let passed = |q: &str| {
+            let sim = crate::model::Sim::new(&ratelab_sim::share::parse(q).0.setup).unwrap();
+            let j = sim
+                .lanes()
+                .iter()
+                .position(|l| l.id == "token_bucket")
+                .unwrap();
+            (0..sim.len())
+                .filter(|&i| sim.outcome(j, i) == Some(crate::model::Decision::Allow))
+                .count()
+        };
+        assert_eq!(
+            passed("scenario=edge-burst") + 1,
+            passed("scenario=edge-burst-demo"),
+            "the description says \"one fewer\""
+        );
+        assert!(scenario_text(ScenarioId::EdgeBurst)
+            .en
+            .description
+            .contains("one fewer"));
+    }
 
     #[test]
     fn the_page_names_scenarios_as_the_registry_does() {

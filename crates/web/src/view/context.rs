@@ -45,6 +45,9 @@ pub struct Ctx {
     pub manual: Memo<bool>,
     /// The time span and width the lanes draw.
     pub scale: Memo<Scale>,
+    /// How many times the timelines are zoomed in (1: the default span); the
+    /// view's own, not in the link.
+    pub zoom: RwSignal<u32>,
     /// The clock line's x on a lane's timeline and the width of the future, px.
     pub clock_x: Memo<(i64, i64)>,
     /// The width of a lane's timeline, px (measured by [`crate::view::lanes`]).
@@ -66,7 +69,8 @@ impl Ctx {
         let now = pick(model, |p| p.now);
         let selected = Memo::new(move |_| model.with(Playground::selected));
         let width = RwSignal::new(720.0);
-        let span = Memo::new(move |_| run.with(|s| s.sim.span(now.get())));
+        let zoom = RwSignal::new(1);
+        let span = Memo::new(move |_| run.with(|s| s.sim.zoomed_span(now.get(), zoom.get())));
         let scale = Memo::new(move |_| {
             let (from, to) = span.get();
             Scale {
@@ -91,6 +95,7 @@ impl Ctx {
             scale,
             clock_x: Memo::new(move |_| clock_x(now.get(), scale.get())),
             width,
+            zoom,
             compact,
             embed,
             uid,

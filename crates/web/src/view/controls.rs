@@ -86,6 +86,7 @@ pub fn Controls() -> impl IntoView {
                 />
             </label>
             <output class="now">{Signal::derive(move || time_label(ctx.now.get()))}</output>
+            <super::zoom::Zoom />
             <button
                 type="button"
                 class="send"

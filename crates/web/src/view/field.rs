@@ -2,8 +2,11 @@
 
 use leptos::prelude::*;
 
-use super::use_ctx;
+use super::{use_ctx, Ctx};
 use crate::state::{Action, Field, LaneField, Place};
+use crate::texts::common::COMMON;
+use crate::texts::errors::{self, Named};
+use crate::texts::Lang;
 
 /// The `name` (and id part) of a field's input: `limit`, `lane2.burst`.
 pub fn field_name(field: Field) -> String {
@@ -20,6 +23,54 @@ pub fn field_name(field: Field) -> String {
             format!("lane{j}.{what}")
         }
     }
+}
+
+/// The JSON format's name of what `field` sets, and its lane.
+fn param_of(field: Field) -> (Option<usize>, &'static str) {
+    match field {
+        Field::Limit => (None, "limit"),
+        Field::Period => (None, "period_ms"),
+        Field::Lane(j, what) => (
+            Some(j),
+            match what {
+                LaneField::Limit => "limit",
+                LaneField::Period => "period_ms",
+                LaneField::Burst => "burst",
+                LaneField::Delay => "delay",
+            },
+        ),
+    }
+}
+
+/// An engine message as shown under `field`: in the page's language, the JSON
+/// path gone, and the field it names by its label when that is another field
+/// ("lane 3 · capacity: must be more than 0").
+pub fn field_error(ctx: Ctx, field: Field, raw: &str, lang: Lang) -> String {
+    let (own_lane, own_param) = param_of(field);
+    errors::for_field(raw, lang, |n: Named<'_>| {
+        // The shared N and W set every lane's: a message about any lane's N is theirs.
+        let other_lane = n.lane.is_some() && own_lane.is_some() && n.lane != own_lane;
+        if n.param == own_param && !other_lane {
+            return None;
+        }
+        let c = COMMON.get(lang);
+        let label = match n.param {
+            "limit" => c.limit,
+            "period_ms" => c.per,
+            "delay" => c.delay,
+            _ => {
+                let lane = n.lane.or(own_lane);
+                let algorithm = ctx.run.with_untracked(|s| {
+                    lane.and_then(|j| s.setup.lanes.get(j).map(|l| l.algorithm))
+                });
+                algorithm.map_or(c.burst, |a| c.burst_label(a))
+            }
+        };
+        Some(match n.lane {
+            Some(j) if n.lane != own_lane => format!("{} · {label}", errors::lane_word(j, lang)),
+            _ => label.to_string(),
+        })
+    })
 }
 
 /// A text field: shows `value` (the engine's normalised number) and, when a
@@ -60,7 +111,7 @@ pub fn TextField(
                 on:change=move |e| ctx.act(Action::Edit(field, event_target_value(&e)))
             />
             <span class="error" id=err_id role="alert">
-                {error}
+                {Signal::derive(move || error.get().map(|e| field_error(ctx, field, &e, ctx.lang.get())))}
             </span>
         </label>
     }

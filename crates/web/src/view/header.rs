@@ -1,4 +1,5 @@
-//! The masthead: the title, the tagline and the language switch.
+//! The masthead: the title, the tagline, "copy link" (on the page) and the
+//! language switch.
 
 use leptos::prelude::*;
 
@@ -6,6 +7,53 @@ use super::{text, use_ctx};
 use crate::state::Action;
 use crate::texts::page::PAGE;
 use crate::texts::Lang;
+
+/// The page's address for the view as it is now (the address bar lags the view by
+/// up to `url::URL_EVERY_MS`, so it is built here rather than read).
+fn link_now(query: &str) -> Option<String> {
+    let location = web_sys::window()?.location();
+    let (origin, path) = (location.origin().ok()?, location.pathname().ok()?);
+    Some(format!("{origin}{path}?{query}"))
+}
+
+/// "Copy link" and what it is for: the address is the whole view. Only on the
+/// page: an embed's address is its host's.
+#[component]
+fn CopyLink() -> impl IntoView {
+    let ctx = use_ctx();
+    // The component's own state: "copied" for a moment after a click. The query is
+    // built at the click only (a long imported stream makes it costly).
+    let copied = RwSignal::new(false);
+    let label = Signal::derive(move || {
+        let t = PAGE.get(ctx.lang.get());
+        if copied.get() {
+            t.link_copied
+        } else {
+            t.copy_link
+        }
+    });
+    let copy = move |_| {
+        let Some(link) = ctx.read(|p| p.query()).and_then(|q| link_now(&q)) else {
+            return;
+        };
+        if let Some(w) = web_sys::window() {
+            // Not awaited: if the browser refuses, the address bar still has it.
+            let _ = w.navigator().clipboard().write_text(&link);
+        }
+        copied.set(true);
+        gloo_timers::callback::Timeout::new(2_000, move || {
+            let _ = copied.try_set(false);
+        })
+        .forget();
+    };
+    view! {
+        <p class="share">
+            <button type="button" class="copy-link" on:click=copy>{label}</button>
+            " "
+            <span class="hint">{text(&PAGE, |t| t.shareable)}</span>
+        </p>
+    }
+}
 
 /// The masthead.
 #[component]
@@ -24,6 +72,8 @@ pub fn Header() -> impl IntoView {
                 <h1>"ratelab"</h1>
                 <p class="tagline">{text(&PAGE, |t| t.tagline)}</p>
             </div>
+            // Beside the title, not under it: the lanes stay as high on the page.
+            <div class="masthead-side">
             <label class="lang">
                 <span>{text(&PAGE, |t| t.language)}</span>
                 <select
@@ -33,6 +83,8 @@ pub fn Header() -> impl IntoView {
                     {options}
                 </select>
             </label>
+            {(!ctx.embed).then(CopyLink)}
+            </div>
         </header>
     }
 }

@@ -4,9 +4,9 @@ use leptos::prelude::*;
 
 use super::use_ctx;
 use crate::model::{time_label, Sim};
-use crate::texts::algorithms::title;
 use crate::texts::common::COMMON;
 use crate::texts::Lang;
+use crate::view::lanes::lane::lane_name;
 
 /// The live region.
 #[component]
@@ -27,7 +27,7 @@ pub fn live_text(sim: &Sim, selected: Option<u64>, lang: Lang) -> String {
         return String::new();
     };
     let mut out = format!("{} #{} {}: ", c.request, i + 1, time_label(r.t));
-    for (j, lane) in sim.lanes().iter().enumerate() {
+    for j in 0..sim.lanes().len() {
         let word = match sim.outcome(j, i) {
             Some(d) => c.decision(d),
             None => c.pending,
@@ -35,7 +35,7 @@ pub fn live_text(sim: &Sim, selected: Option<u64>, lang: Lang) -> String {
         if j > 0 {
             out.push_str("; ");
         }
-        out.push_str(title(lane.algorithm, lang));
+        out.push_str(&lane_name(sim.lanes(), j, lang));
         out.push(' ');
         out.push_str(word);
     }
@@ -55,5 +55,18 @@ mod tests {
             "Request #10 11.2 s: Fixed window (clock) allowed; Leaky bucket (queue) delayed"
         );
         assert_eq!(live_text(&sim, None, Lang::En), "");
+    }
+
+    #[test]
+    fn two_lanes_of_one_algorithm_are_told_apart_by_their_parameters() {
+        let sim = Sim::new(&parse("scenario=lab-c").0.setup).unwrap();
+        let said = live_text(&sim, Some(1), Lang::En);
+        assert!(
+            said.contains(" · 10 / 1 s · capacity 1 denied (429); ")
+                && said.contains(" · 10 / 1 s · capacity 20 allowed; "),
+            "{said}"
+        );
+        // A lane whose algorithm is alone keeps its plain title.
+        assert!(said.contains("; Leaky bucket (queue) "), "{said}");
     }
 }

@@ -19,6 +19,7 @@ pub mod setup;
 pub mod trace;
 pub mod url;
 pub mod yardstick;
+pub mod zoom;
 
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -65,6 +66,22 @@ fn theme_attribute(theme: Theme, root: Option<&HtmlElement>) -> &'static str {
     }
 }
 
+/// On the page (not in an embed, whose document is its host's): `<html lang>` and
+/// the title follow the language, so that screen readers, hyphenation and the
+/// browser's "translate this page?" treat a Vietnamese page as Vietnamese.
+fn follow_document(ctx: Ctx) {
+    Effect::new(move |_| {
+        let lang = ctx.lang.get();
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        if let Some(html) = doc.document_element() {
+            let _ = html.set_attribute("lang", lang.code());
+        }
+        doc.set_title(crate::texts::page::PAGE.get(lang).title);
+    });
+}
+
 /// The playground.
 #[component]
 pub fn App(
@@ -96,6 +113,7 @@ pub fn App(
     let (compact, embed) = (ctx.compact, ctx.embed);
     if !embed {
         keys::on_page(ctx);
+        follow_document(ctx);
     }
     Either::Right(view! {
         <div

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 
 use super::{text, use_ctx};
 use crate::state::Action;
+use crate::texts::errors;
 use crate::texts::page::PAGE;
 
 /// The notices (nothing when there are none).
@@ -25,7 +26,7 @@ pub fn Notices() -> impl IntoView {
                     // A notice quotes the link, which anyone can craft: it is text.
                     <For each=move || notices.get().into_iter().enumerate() key=|n| n.clone() let((_, notice))>
                         <li>
-                            <code>{notice}</code>
+                            <code>{Signal::derive(move || errors::notice(&notice, ctx.lang.get()))}</code>
                         </li>
                     </For>
                 </ul>

@@ -3,13 +3,22 @@
 //! them.
 
 use leptos::prelude::*;
-use ratelab_core::{Algorithm, Explanation};
+use ratelab_core::Algorithm;
+use ratelab_sim::text::fields;
 
 use super::{text, use_ctx};
 use crate::model::{time_label, verdict_parts, Decision, Sim};
-use crate::texts::algorithms::title;
 use crate::texts::common::COMMON;
 use crate::texts::trace::TRACE;
+use crate::view::lanes::lane::lane_name;
+
+/// A sliding log longer than this many entries is shown as its first [`LOG_HEAD`]
+/// and last [`LOG_TAIL`] and a count of the rest, as the CLI's trace does: at 100
+/// per minute the log is 100 times long, listed before and after, and the table
+/// squeezed its test column to a few characters a line.
+const LOG_HEAD: usize = 3;
+/// See [`LOG_HEAD`].
+const LOG_TAIL: usize = 2;
 
 /// One lane's row of the trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,7 +71,7 @@ pub fn trace_of(sim: &Sim, index: Option<u64>) -> Option<TraceView> {
             Some(TraceRow {
                 j,
                 algorithm: lane.algorithm,
-                before: Explanation::fields(&e.before),
+                before: fields(&e.before, LOG_HEAD, LOG_TAIL),
                 steps: if steps.is_empty() {
                     "–".into()
                 } else {
@@ -72,7 +81,7 @@ pub fn trace_of(sim: &Sim, index: Option<u64>) -> Option<TraceView> {
                 holds: e.test.holds,
                 decision,
                 wait,
-                after: Explanation::fields(&e.after),
+                after: fields(&e.after, LOG_HEAD, LOG_TAIL),
             })
         })
         .collect();
@@ -144,13 +153,15 @@ pub fn Trace() -> impl IntoView {
 
 #[component]
 fn Row(r: TraceRow) -> impl IntoView {
-    let lang = use_ctx().lang;
-    let a = r.algorithm;
+    let ctx = use_ctx();
+    let lang = ctx.lang;
+    let j = r.j;
+    let name = Signal::derive(move || ctx.run.with(|s| lane_name(s.sim.lanes(), j, lang.get())));
     let wait = r.wait.map(|w| format!(" {w}")).unwrap_or_default();
     let verdict = Signal::derive(move || COMMON.get(lang.get()).decision(r.decision));
     view! {
         <tr data-lane=r.j>
-            <th scope="row">{Signal::derive(move || title(a, lang.get()))}</th>
+            <th scope="row">{name}</th>
             <td class="before"><code>{r.before}</code></td>
             <td class="steps"><code>{r.steps}</code></td>
             <td class="test" class:holds=r.holds><code>{r.test}</code></td>
@@ -177,5 +188,15 @@ mod tests {
         );
         assert_eq!(v.rows[0].decision, Decision::Allow);
         assert!(trace_of(&sim, None).is_none());
+    }
+
+    #[test]
+    fn a_long_log_is_cut_to_its_ends_and_a_count() {
+        let sim = Sim::new(&parse("scenario=lab-a&limiters=sliding_log").0.setup).unwrap();
+        let last = sim.timeline.len().saturating_sub(1);
+        let v = trace_of(&sim, Some(last)).unwrap();
+        let before = &v.rows[0].before;
+        assert!(before.contains(" more, "), "{before}");
+        assert!(before.len() < 120, "{before}");
     }
 }

@@ -8,8 +8,8 @@ use ratelab_sim::Yardstick as Numbers;
 use super::{text, use_ctx};
 use crate::model::time_label;
 use crate::state::Action;
-use crate::texts::algorithms::title;
 use crate::texts::yardstick::YARDSTICK;
+use crate::view::lanes::lane::lane_name;
 
 /// The yardstick table. Numbers are in `data-value` too, for tests.
 #[component]
@@ -75,7 +75,7 @@ fn Row(j: usize, a: Algorithm, y: Numbers) -> impl IntoView {
     let state = y.state_numbers;
     view! {
         <tr data-lane=j data-algorithm=a.id()>
-            <th scope="row">{Signal::derive(move || title(a, lang.get()))}</th>
+            <th scope="row">{Signal::derive(move || ctx.run.with(|s| lane_name(s.sim.lanes(), j, lang.get())))}</th>
             <td class="passed" data-value=y.passed>{y.passed}</td>
             <td class="blocked" data-value=y.blocked>{y.blocked}</td>
             <td class="max-window" data-value=y.max_in_window>

@@ -31,9 +31,10 @@ async fn a_field_keeps_focus_and_what_was_typed_through_an_error() {
     assert_eq!(active(&root), Some(input.clone().unchecked_into()));
     assert_eq!(input.value(), "0");
     assert_eq!(attr(&input, "aria-invalid"), "true");
+    // Said under the field it is about, without the JSON format's path.
     assert_eq!(
         text(&root, "[name=\"limit\"] + .error"),
-        "limiters[0].limit: must be > 0"
+        "must be more than 0"
     );
     change(&root, "limit", "3").await;
     assert_eq!(attr(&input, "aria-invalid"), "false");
@@ -371,4 +372,124 @@ async fn a_lanes_production_box_shows_the_engines_text_for_its_parameters() {
         assert!(shown.contains(version.as_str()), "lane {j}: {shown}");
     }
     assert!(text(&root, "article.lane[data-lane=\"2\"] pre.code").contains("WRONG ON PURPOSE"));
+}
+
+#[wasm_bindgen_test]
+async fn a_dense_lane_hides_its_future_instead_of_tinting_it() {
+    // Lab B's 600 requests are columns, drawn with every outcome at once: at 0 s
+    // the veil must hide them (not arrived yet), not show them under a tint.
+    let root = fresh_root();
+    let _p = mount_with(&root, &[("scenario", "lab-b")]);
+    settle().await;
+    assert!(!all(&root, "article.lane .lane-track.blind").is_empty());
+    // The golden dozen flip one by one: their future is only tinted.
+    let root = fresh_root();
+    let _p = mount_with(&root, &[]);
+    settle().await;
+    assert!(all(&root, "article.lane .lane-track.blind").is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn field_errors_speak_the_pages_language_without_json_paths() {
+    let root = fresh_root();
+    let _p = mount_with(
+        &root,
+        &[
+            ("limiters", "fixed_window,sliding_log,token_bucket"),
+            ("lang", "vi"),
+        ],
+    );
+    settle().await;
+    change(&root, "lane2.burst", "0").await;
+    let said = text(&root, "[name=\"lane2.burst\"] + .error");
+    assert_eq!(said, "phải lớn hơn 0");
+    change(&root, "lane2.burst", "").await;
+    change(&root, "lane1.period", "x").await;
+    let said = text(&root, "[name=\"lane1.period\"] + .error");
+    assert!(
+        said.starts_with("phải là khoảng thời gian") && !said.contains("limiters["),
+        "{said}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn removing_a_lane_keeps_focus_in_the_lane_list() {
+    let root = fresh_root();
+    let _p = mount_with(
+        &root,
+        &[(
+            "limiters",
+            "fixed_window,sliding_log,token_bucket,gcra,nginx",
+        )],
+    );
+    settle().await;
+    let remove: HtmlElement = find(&root, ".lane-fields[data-lane=\"1\"] .remove");
+    remove.focus().unwrap();
+    remove.click();
+    settle().await;
+    sleep(50).await;
+    let focused = active(&root).expect("nothing focused");
+    assert!(
+        focused.closest(".lanes-setup").unwrap().is_some(),
+        "focus left the list"
+    );
+    // The lane now second has the focus on its remove button.
+    assert_eq!(
+        attr(
+            &focused.closest(".lane-fields").unwrap().unwrap(),
+            "data-lane"
+        ),
+        "1"
+    );
+    assert_eq!(
+        lanes(&root),
+        ["fixed_window", "token_bucket", "gcra", "nginx"]
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_legend_names_the_states_marks_and_the_panels_explain_theirs() {
+    let root = fresh_root();
+    let _p = mount_with(&root, &[("limiters", "fixed_window,sliding_log,gcra")]);
+    settle().await;
+    // The stylesheet shows a legend item when the list's `data-has` names it.
+    let has = attr(&find(&root, ".legend"), "data-has");
+    assert_eq!(has, "log edge gcra");
+    assert!(!all(&root, ".legend li.has-log .key.logged").is_empty());
+    assert!(!all(&root, ".legend li.has-gcra .line.tau").is_empty());
+    // GCRA says what τ is, with the engine's value (5 / 10 s, burst 5: τ = 8 s).
+    let note = text(&root, "article[data-algorithm=\"gcra\"] .gauge-note");
+    assert!(note.contains("τ = 8 s"), "{note}");
+    assert!(text(&root, "article[data-algorithm=\"gcra\"] .gauge-text").starts_with("room now"));
+    // A 429 panel says what q, w, r and t are; a 200 panel does not repeat it.
+    let key = find(&root, "article[data-lane=\"0\"] .fields-key");
+    assert!(key.class_list().contains("hidden"));
+    let root = fresh_root();
+    let _p = mount_with(&root, &[("t", "19.5s")]);
+    settle().await;
+    let key = find(&root, "article[data-lane=\"0\"] .fields-key");
+    assert!(!key.class_list().contains("hidden"));
+    assert!(key.text_content().unwrap().contains("r: how many are left"));
+}
+
+#[wasm_bindgen_test]
+async fn zooming_in_turns_a_band_of_columns_back_into_marks() {
+    // Lab B's 600 requests over three minutes are columns at 1×; at 8× the span
+    // is 22.5 s around the clock, and each request is a mark again.
+    let root = fresh_root();
+    let _p = mount_with(&root, &[("scenario", "lab-b")]);
+    settle().await;
+    assert!(all(&root, "article[data-lane=\"0\"] .mark").is_empty());
+    assert!(!all(&root, "article[data-lane=\"0\"] .col").is_empty());
+    for _ in 0..3 {
+        click(&root, "button.zoom-in").await;
+    }
+    assert_eq!(text(&root, ".zoom-level"), "8×");
+    assert!(!all(&root, "article[data-lane=\"0\"] .mark").is_empty());
+    // And back out.
+    for _ in 0..3 {
+        click(&root, "button.zoom-out").await;
+    }
+    assert!(all(&root, "article[data-lane=\"0\"] .mark").is_empty());
+    assert!(find(&root, "button.zoom-out").has_attribute("disabled"));
 }

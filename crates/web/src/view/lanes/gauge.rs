@@ -1,6 +1,7 @@
 //! A lane's state as a bar against its maximum, with the level in words.
 
 use leptos::prelude::*;
+use ratelab_core::Snapshot;
 
 use super::LaneCtx;
 use crate::draw;
@@ -36,6 +37,18 @@ pub fn Gauge() -> impl IntoView {
             })
         })
     });
+    // What the gauge's numbers mean, for the two limiters whose state is not a
+    // plain count of requests (GCRA's τ from the engine's snapshot).
+    let note = Signal::derive(move || {
+        let t = LANES.get(ctx.lang.get());
+        lane.snapshot.with(|s| match s {
+            Some(Snapshot::TokenBucket { .. }) => Some(t.tokens_note.to_string()),
+            Some(Snapshot::Gcra { tau, .. }) => {
+                Some(t.gcra_note.replace("{tau}", &tau.to_string()))
+            }
+            _ => None,
+        })
+    });
     view! {
         <svg
             class="gauge"
@@ -46,5 +59,6 @@ pub fn Gauge() -> impl IntoView {
             inner_html=Signal::derive(move || svg.get().markup())
         ></svg>
         <p class="gauge-text">{words}</p>
+        <p class="gauge-note">{note}</p>
     }
 }

@@ -45,6 +45,26 @@ pub fn params_text(spec: &ratelab_sim::LaneSpec, c: &Common) -> String {
     s
 }
 
+/// Lane `j`'s name where lanes are listed by name alone (the trace, the yardstick,
+/// the live region): its algorithm's title, and its parameters after it when
+/// another lane runs the same algorithm (lab C's two token buckets are "Token
+/// bucket · 10 / 1 s · capacity 1" and "… capacity 20", not the same name twice).
+pub fn lane_name(lanes: &[ratelab_sim::LaneSpec], j: usize, lang: crate::texts::Lang) -> String {
+    let Some(lane) = lanes.get(j) else {
+        return String::new();
+    };
+    let name = title(lane.algorithm, lang);
+    let twins = lanes
+        .iter()
+        .filter(|l| l.algorithm == lane.algorithm)
+        .count();
+    if twins > 1 {
+        format!("{name} · {}", params_text(lane, COMMON.get(lang)))
+    } else {
+        name.to_string()
+    }
+}
+
 /// Lane `j`, running `algorithm`.
 #[component]
 pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
@@ -90,6 +110,7 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
     let width = Signal::derive(move || ctx.scale.get().w() + 16);
     let view_box = Signal::derive(move || format!("-8 0 {} {HEIGHT}", width.get()));
     let dense = RwSignal::new(false);
+    let blind = RwSignal::new(false);
     view! {
         <article class="lane" class:teaching=algorithm.is_teaching() data-lane=j data-algorithm=algorithm.id()>
             <header class="lane-head">
@@ -100,12 +121,12 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
                 <span class="params">{params}</span>
             </header>
             <div class="lane-body">
-                <div class="lane-track">
+                <div class="lane-track" class:blind=blind>
                 <div class="plot">
                     <svg class="timeline" width=width height=HEIGHT viewBox=view_box role="img" aria-label=name>
                         <g class="under" inner_html=Signal::derive(move || under.get().markup())></g>
                         <g class="axis-layer" inner_html=Signal::derive(move || axis.get().markup())></g>
-                        <marks::Marks dense />
+                        <marks::Marks dense blind />
                     </svg>
                     <veil::Veil />
                 </div>

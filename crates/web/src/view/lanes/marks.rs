@@ -17,9 +17,11 @@ struct Shown {
 }
 
 /// The marks layer of the lane in context; says in `dense` whether it shows
-/// columns instead of marks.
+/// columns instead of marks, and in `blind` whether it shows outcomes the clock
+/// has not reached (columns, or more marks than flip one by one), which the veil
+/// must then hide instead of tinting.
 #[component]
-pub fn Marks(dense: RwSignal<bool>) -> impl IntoView {
+pub fn Marks(dense: RwSignal<bool>, blind: RwSignal<bool>) -> impl IntoView {
     let ctx = use_ctx();
     let lane = expect_context::<LaneCtx>();
     let j = lane.j;
@@ -71,6 +73,9 @@ pub fn Marks(dense: RwSignal<bool>) -> impl IntoView {
         drawn.with(|d: &Drawn| {
             if dense.get_untracked() != d.dense {
                 dense.set(d.dense);
+            }
+            if blind.get_untracked() != d.revealed.is_none() {
+                blind.set(d.revealed.is_none());
             }
             let mut shown = match shown.flatten() {
                 Some(s) if s.svg == d.svg => s,

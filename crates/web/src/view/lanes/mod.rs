@@ -13,6 +13,9 @@ pub mod veil;
 
 use leptos::html::Div;
 use leptos::prelude::*;
+use ratelab_core::Algorithm::{
+    self, FixedWindow, FixedWindowAnchored, Gcra, LeakyQueue, SlidingLog, SlidingLogLogsBlocked,
+};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
@@ -89,13 +92,36 @@ pub fn Lanes() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
+    // Which of the state's marks the lanes on the page draw: one attribute.
+    let has = Signal::derive(move || {
+        lanes.with(|l| {
+            let any = |which: &[Algorithm]| l.iter().any(|(_, _, a)| which.contains(a));
+            [
+                (any(&[SlidingLog, SlidingLogLogsBlocked]), "log"),
+                (any(&[LeakyQueue]), "queue"),
+                (any(&[FixedWindow, FixedWindowAnchored, LeakyQueue]), "edge"),
+                (any(&[Gcra]), "gcra"),
+            ]
+            .into_iter()
+            .filter_map(|(on, name)| on.then_some(name))
+            .collect::<Vec<_>>()
+            .join(" ")
+        })
+    });
     view! {
         <div class="lanes" node_ref=node>
-            <ul class="legend" aria-hidden="true">
+            <ul class="legend" aria-hidden="true" data-has=has>
                 <li><span class="key allow"></span>{text(&LANES, |t| t.legend_allow)}</li>
                 <li><span class="key deny"></span>{text(&LANES, |t| t.legend_deny)}</li>
                 <li><span class="key delay"></span>{text(&LANES, |t| t.legend_delay)}</li>
                 <li><span class="key pending"></span>{text(&LANES, |t| t.legend_pending)}</li>
+                // The state's own marks, shown for the limiters on the page only
+                // (by the list's `data-has`, see the stylesheet).
+                <li class="has-log"><span class="key logged"></span>{text(&LANES, |t| t.legend_logged)}</li>
+                <li class="has-queue"><span class="key queued"></span>{text(&LANES, |t| t.legend_queued)}</li>
+                <li class="has-edge"><span class="line edge"></span>{text(&LANES, |t| t.legend_edge)}</li>
+                <li class="has-gcra"><span class="line tat"></span>{text(&LANES, |t| t.legend_tat)}</li>
+                <li class="has-gcra"><span class="line tau"></span>{text(&LANES, |t| t.legend_tau)}</li>
             </ul>
             // Keyed by position and id: a lane keeps its elements while its
             // parameters or the clock change.

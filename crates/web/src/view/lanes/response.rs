@@ -31,6 +31,9 @@ pub fn Response() -> impl IntoView {
         <Show when=move || status.with(Option::is_some)>
             <p class="response-title">{text(&LANES, |t| t.response)}</p>
             <pre class="http" data-status=status>{body}</pre>
+            <p class="fields-key" class:hidden=Signal::derive(move || status.get() != Some(429))>
+                {text(&LANES, |t| t.fields_key)}
+            </p>
         </Show>
     }
 }

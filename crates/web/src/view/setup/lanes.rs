@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 use ratelab_core::Algorithm;
 use ratelab_sim::share::{format_duration, MAX_PLAYGROUND_LANES};
+use wasm_bindgen::JsCast;
 
 use crate::state::{Action, Field, LaneField, Place, MIN_LANES};
 use crate::texts::algorithms::title;
@@ -121,12 +122,41 @@ fn LaneFields(j: usize, algorithm: Algorithm) -> impl IntoView {
                 class="remove"
                 aria-label=Signal::derive(move || format!("{} {}", SETUP.get(lang.get()).remove, name.get()))
                 disabled=Signal::derive(move || !removable())
-                on:click=move |_| ctx.act(Action::Remove(j))
+                on:click=move |e| {
+                    let list = event_target::<web_sys::Element>(&e).closest(".lanes-setup").ok().flatten();
+                    ctx.act(Action::Remove(j));
+                    if let Some(list) = list {
+                        focus_after_removal(list, j);
+                    }
+                }
             >
                 "×"
             </button>
         </li>
     }
+}
+
+/// After lane `j` was removed its button is gone and focus would fall to the
+/// page's `<body>`: it goes to the remove button of the lane now at `j` (or the
+/// one before it), else to the "add a limiter" picker, once the rows are drawn
+/// again (the next task: the list updates in an effect).
+fn focus_after_removal(list: web_sys::Element, j: usize) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let button = |k: usize| format!(".lane-fields[data-lane=\"{k}\"] .remove:not(:disabled)");
+        let candidates = [
+            Some(button(j)),
+            j.checked_sub(1).map(button),
+            Some("select[name=\"add\"]".into()),
+        ];
+        let target = candidates
+            .into_iter()
+            .flatten()
+            .find_map(|sel| list.query_selector(&sel).ok().flatten());
+        if let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+        }
+    })
+    .forget();
 }
 
 /// The "add a limiter" picker, with the error of adding or removing one.
