@@ -18,6 +18,7 @@ use ratelab_sim::share::{
 use ratelab_sim::sweep::Sweep;
 use ratelab_sim::{Config, LaneSpec, ScenarioId};
 
+use crate::learn::{self, OpenLesson};
 use crate::model::Sim;
 use crate::texts::Lang;
 
@@ -63,18 +64,26 @@ pub struct MountOptions {
     pub link: Link,
     /// What the parser ignored, shown once.
     pub notices: Vec<Notice>,
+    /// The lesson step the link names (the page only: see [`crate::learn`]).
+    pub lesson: Option<OpenLesson>,
+    /// Whether to open that step's own setup and play to its moment.
+    pub play_lesson: bool,
 }
 
 impl MountOptions {
     /// The full page from a query string (`location.search`).
     pub fn page(query: &str) -> MountOptions {
-        let (link, notices) = share::parse(query);
+        let lessons = learn::from_query(query);
+        let (link, mut notices) = share::parse_pairs(&lessons.rest);
+        notices.extend(lessons.notices);
         MountOptions {
             embed: false,
             compact: false,
             theme: Theme::Auto,
             link,
             notices,
+            lesson: lessons.open,
+            play_lesson: lessons.play,
         }
     }
 }
@@ -199,6 +208,10 @@ pub enum Action {
     Select(u64),
     /// Highlight each lane's busiest window, or stop.
     Highlight(bool),
+    /// Open a lesson step: its scenario and lanes, then play to its moment.
+    OpenLesson(OpenLesson),
+    /// Close the lesson (the setup stays).
+    CloseLesson,
 }
 
 /// Everything the playground holds.
@@ -238,6 +251,10 @@ pub struct Playground {
     pub compact: bool,
     /// Reduced motion: the clock jumps from request to request.
     pub reduced_motion: bool,
+    /// The open lesson step, if any.
+    pub lesson: Option<OpenLesson>,
+    /// Where playing stops before the end (a lesson's moment).
+    pub stop_at: Option<u64>,
     /// The clock's exact position while playing (fractions of a ms add up).
     virtual_ms: f64,
 }
@@ -253,6 +270,8 @@ impl Playground {
             theme: _,
             link: Link { setup: state, view },
             notices,
+            lesson,
+            play_lesson,
         } = options;
         let mut notes: Vec<String> = notices.iter().map(Notice::to_string).collect();
         let (share, sim) = match Sim::new(&state) {
@@ -273,7 +292,7 @@ impl Playground {
             notes.push(format!("sel={sel}: there are only {len} requests; ignored"));
         }
         let now = view.t_ms.min(sim.end());
-        Ok(Playground {
+        let mut p = Playground {
             lang: Lang::from_code(view.lang),
             speed: view.speed_permille,
             highlight: view.highlight,
@@ -291,8 +310,14 @@ impl Playground {
             embed,
             compact,
             reduced_motion: false,
+            lesson,
+            stop_at: None,
             virtual_ms: now as f64,
-        })
+        };
+        if let (Some(open), true) = (lesson, play_lesson) {
+            p.open_lesson(open);
+        }
+        Ok(p)
     }
 
     // ---- Derived --------------------------------------------------------------
@@ -341,7 +366,19 @@ impl Playground {
 
     /// The whole view as a query string (what the URL and `Playground.query()` say).
     pub fn query(&self) -> String {
-        share::to_query(self.setup(), &self.view())
+        let q = share::to_query(self.setup(), &self.view());
+        match self.lesson {
+            Some(open) => format!("{q}&{}", open.to_query()),
+            None => q,
+        }
+    }
+
+    /// Whether the setup is still the open lesson step's own (the learner may have
+    /// changed it since; the step's numbers are for its own).
+    pub fn lesson_setup_kept(&self) -> bool {
+        self.lesson
+            .and_then(|o| o.def())
+            .is_some_and(|d| d.link().setup == *self.setup())
     }
 
     /// The inline error shown at `place`.
@@ -428,6 +465,8 @@ impl Playground {
                 }
             }
             Action::Highlight(on) => self.highlight = on,
+            Action::OpenLesson(open) => self.open_lesson(open),
+            Action::CloseLesson => self.lesson = None,
         }
     }
 
@@ -466,6 +505,36 @@ impl Playground {
         if let Some(e) = error {
             self.errors.push((place, e));
         }
+    }
+
+    /// Opens a lesson step: its setup (as its link has it), the request it selects,
+    /// and the clock from 0 to its moment at a speed that takes a few seconds
+    /// ([`learn::speed_for`]), or straight to the moment if that would be too long.
+    fn open_lesson(&mut self, open: OpenLesson) {
+        let Some(def) = open.def() else { return };
+        let link = def.link();
+        let scenario = self.setup().scenario;
+        self.errors.clear();
+        if let Err(e) = self.change(|s| *s = link.setup) {
+            self.notices.push(format!("lesson={}: {e}", open.id));
+            return;
+        }
+        if scenario != self.setup().scenario {
+            self.sweep = None;
+        }
+        self.lesson = Some(open);
+        let to = link.view.t_ms.min(self.end());
+        match learn::speed_for(to) {
+            Some(speed) => {
+                self.speed = speed;
+                self.now = 0;
+                self.virtual_ms = 0.0;
+                self.playing = true;
+                self.stop_at = Some(to);
+            }
+            None => self.seek(to),
+        }
+        self.chosen = link.view.selected.filter(|&s| s < self.sim().len());
     }
 
     fn open_scenario(&mut self, id: ScenarioId) {
@@ -578,6 +647,7 @@ impl Playground {
 
     fn seek(&mut self, t: u64) {
         self.playing = false;
+        self.stop_at = None;
         self.chosen = None;
         self.now = t.min(self.end());
         self.virtual_ms = self.now as f64;
@@ -586,6 +656,7 @@ impl Playground {
     fn toggle_play(&mut self) {
         if self.playing {
             self.playing = false;
+            self.stop_at = None;
             return;
         }
         if self.now >= self.end() {
@@ -624,11 +695,12 @@ impl Playground {
         }
         let dt = real_ms.clamp(0.0, 100.0) * f64::from(self.speed) / 1000.0;
         self.virtual_ms += dt;
-        let end = self.end();
+        let end = self.stop_at.map_or(self.end(), |s| s.min(self.end()));
         let t = self.virtual_ms as u64;
         if t >= end {
             self.now = end;
             self.playing = false;
+            self.stop_at = None;
             return false;
         }
         self.now = if self.reduced_motion {

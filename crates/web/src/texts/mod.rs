@@ -14,6 +14,7 @@ pub mod common;
 pub mod controls;
 pub mod json;
 pub mod lanes;
+pub mod learn;
 pub mod page;
 pub mod production;
 pub mod scenarios;

@@ -13,6 +13,7 @@ pub mod field;
 pub mod header;
 pub mod keys;
 pub mod lanes;
+pub mod learn;
 pub mod live;
 pub mod notices;
 pub mod setup;
@@ -114,6 +115,7 @@ pub fn App(
         >
             {(!compact).then(header::Header)}
             <notices::Notices />
+            {(!compact && !embed).then(learn::Lessons)}
             {(!compact).then(setup::Setup)}
             <controls::Controls />
             <live::Live />
