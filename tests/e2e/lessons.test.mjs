@@ -78,17 +78,22 @@ async function walk(t, lang) {
       for (const [name, value] of s.facts) {
         assert.equal(value, facts.get(name), `${where}: {${name}}`);
       }
-      // The clock stops at the step's moment; the link then names the step's setup,
-      // that moment, and the lesson.
+      // The clock stops at the step's moment (or at the run's end, where the page's
+      // clock stops, if that comes first); the link then names the step's setup and
+      // the lesson.
       await page.locator('button.play[aria-pressed="false"]').waitFor();
+      const clock = page.locator('input[name="clock"]');
+      const end = Number(await clock.evaluate((c) => c.max));
+      assert.equal(Number(await clock.inputValue()), Math.min(step.play_to_ms, end), where);
       const want = new URLSearchParams(step.query);
+      if (step.play_to_ms > end) want.delete('t');
       await page.waitForFunction(
         ([q, lesson, stepNo]) => {
           const have = new URLSearchParams(location.search);
           for (const [k, v] of new URLSearchParams(q)) if (have.get(k) !== v) return false;
           return have.get('lesson') === lesson && (have.get('step') ?? '1') === String(stepNo);
         },
-        [step.query, lesson.id, si + 1],
+        [want.toString(), lesson.id, si + 1],
       );
       assert.ok(want.get('scenario'), where);
       if (li === expected.length - 1 && si === lesson.steps.length - 1) {

@@ -524,7 +524,7 @@ impl Playground {
         }
         self.lesson = Some(open);
         let to = link.view.t_ms.min(self.end());
-        match learn::speed_for(to) {
+        match learn::speed_for(to).filter(|_| !self.reduced_motion) {
             Some(speed) => {
                 self.speed = speed;
                 self.now = 0;
@@ -683,6 +683,17 @@ impl Playground {
                 self.chosen = None;
             }
             Err(e) => self.notices.push(e),
+        }
+    }
+
+    /// Follows the reader's motion preference. With reduced motion, a lesson that
+    /// was about to play to its moment (opened by a link) shows the moment at once.
+    pub fn set_reduced_motion(&mut self, reduced: bool) {
+        self.reduced_motion = reduced;
+        if let (true, true, Some(to)) = (reduced, self.playing, self.stop_at) {
+            let chosen = self.chosen;
+            self.seek(to);
+            self.chosen = chosen;
         }
     }
 
@@ -922,6 +933,37 @@ mod tests {
         p.apply(Action::ApplyRequests("5s 1s".into()));
         assert!(p.error(Place::Requests).unwrap().contains("sorted"));
         assert_eq!(p.sim().len(), 3);
+    }
+
+    #[test]
+    fn a_lesson_opens_its_setup_and_plays_to_its_moment() {
+        let mut p = page("lesson=float&lang=vi");
+        assert_eq!(p.setup().scenario, ScenarioId::FloatEdge);
+        assert_eq!(p.lang, Lang::Vi);
+        assert!(p.playing && p.now == 0);
+        assert_eq!(p.stop_at, Some(11_000));
+        while p.advance(100.0) {}
+        assert_eq!((p.now, p.selected()), (11_000, Some(9)));
+        assert!(p.lesson_setup_kept());
+        assert!(p.query().ends_with("&lesson=float"), "{}", p.query());
+        // The page's own link reopens the same view, not playing.
+        let again = page(&p.query());
+        assert_eq!((again.now, again.playing, again.lesson), (11_000, false, p.lesson));
+        // Changing the setup keeps the lesson open; reopening restores its setup.
+        p.apply(Action::Add(Algorithm::SlidingLog));
+        assert!(p.lesson.is_some() && !p.lesson_setup_kept());
+        let open = p.lesson.unwrap();
+        p.apply(Action::OpenLesson(open));
+        assert!(p.lesson_setup_kept());
+        // With reduced motion it shows the moment at once.
+        let mut r = page("lesson=golden&step=4");
+        r.set_reduced_motion(true);
+        assert_eq!((r.now, r.playing), (15_000, false));
+        r.apply(Action::OpenLesson(OpenLesson::new("edge", 1).unwrap()));
+        assert_eq!((r.now, r.playing, r.setup().scenario), (11_000, false, ScenarioId::EdgeBurst));
+        // Pausing drops the stop; closing keeps the setup.
+        r.apply(Action::CloseLesson);
+        assert_eq!((r.lesson, r.setup().scenario), (None, ScenarioId::EdgeBurst));
     }
 
     #[test]

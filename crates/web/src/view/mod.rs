@@ -86,7 +86,7 @@ pub fn App(
         // whole page's view type, code that never runs (the page is built once).
         Err(e) => return Either::Left(view! { <p class="error">{e}</p> }),
     };
-    playground.reduced_motion = prefers("(prefers-reduced-motion: reduce)");
+    playground.set_reduced_motion(prefers("(prefers-reduced-motion: reduce)"));
     let ctx = Ctx::new(playground, instance());
     if let Some(w) = lanes_px {
         ctx.width.set(lanes::timeline_width(w));
