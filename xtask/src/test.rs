@@ -390,7 +390,9 @@ fn e2e(ctx: &Ctx, tools: &Tools) -> Result {
         .ok_or("no chromium found (cargo xtask setup)")?;
     // The lessons test compares the page with `ratelab lessons --json`: the debug
     // build, which the native step has usually built already.
-    run(ctx.cargo().args(["build", "-p", "ratelab-cli", "--bin", "ratelab"]))?;
+    run(ctx
+        .cargo()
+        .args(["build", "-p", "ratelab-cli", "--bin", "ratelab"]))?;
     let mut cmd = ctx.cmd("node");
     cmd.arg("--test")
         .args(&files)

@@ -173,7 +173,10 @@ mod tests {
         let l = from_query("lesson=golden&step=3");
         assert_eq!(l.open, OpenLesson::new("golden", 2));
         assert!(l.play && l.notices.is_empty() && l.rest.is_empty());
-        assert_eq!(l.open.map(|o| o.to_query()).as_deref(), Some("lesson=golden&step=3"));
+        assert_eq!(
+            l.open.map(|o| o.to_query()).as_deref(),
+            Some("lesson=golden&step=3")
+        );
         let l = from_query("scenario=golden&lesson=edge&lang=vi");
         assert_eq!(l.open, OpenLesson::new("edge", 0));
         assert!(!l.play);
@@ -185,10 +188,16 @@ mod tests {
         let l = from_query("lesson=%3Cscript%3Ealert(1)%3C%2Fscript%3E&t=1s");
         assert_eq!(l.open, None);
         assert!(!l.play);
-        let n = l.notices.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let n = l
+            .notices
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>();
         assert_eq!(n.len(), 1);
         assert!(
-            n[0].starts_with("lesson=<script>alert(1)</script>: unknown lesson (expected one of edge, "),
+            n[0].starts_with(
+                "lesson=<script>alert(1)</script>: unknown lesson (expected one of edge, "
+            ),
             "{n:?}"
         );
         assert!(!n[0].contains('\n'));
@@ -199,7 +208,10 @@ mod tests {
             assert!(l.notices[0].to_string().contains("has steps 1 to 2"));
         }
         let l = from_query("step=2");
-        assert_eq!(l.notices[0].to_string(), "step=2: only with a lesson; ignored");
+        assert_eq!(
+            l.notices[0].to_string(),
+            "step=2: only with a lesson; ignored"
+        );
         // A very long value is shortened, control characters escaped.
         let long = format!("lesson={}%0A", "a".repeat(500));
         let n = from_query(&long).notices[0].to_string();

@@ -948,7 +948,10 @@ mod tests {
         assert!(p.query().ends_with("&lesson=float"), "{}", p.query());
         // The page's own link reopens the same view, not playing.
         let again = page(&p.query());
-        assert_eq!((again.now, again.playing, again.lesson), (11_000, false, p.lesson));
+        assert_eq!(
+            (again.now, again.playing, again.lesson),
+            (11_000, false, p.lesson)
+        );
         // Changing the setup keeps the lesson open; reopening restores its setup.
         p.apply(Action::Add(Algorithm::SlidingLog));
         assert!(p.lesson.is_some() && !p.lesson_setup_kept());
@@ -960,10 +963,16 @@ mod tests {
         r.set_reduced_motion(true);
         assert_eq!((r.now, r.playing), (15_000, false));
         r.apply(Action::OpenLesson(OpenLesson::new("edge", 1).unwrap()));
-        assert_eq!((r.now, r.playing, r.setup().scenario), (11_000, false, ScenarioId::EdgeBurst));
+        assert_eq!(
+            (r.now, r.playing, r.setup().scenario),
+            (11_000, false, ScenarioId::EdgeBurst)
+        );
         // Pausing drops the stop; closing keeps the setup.
         r.apply(Action::CloseLesson);
-        assert_eq!((r.lesson, r.setup().scenario), (None, ScenarioId::EdgeBurst));
+        assert_eq!(
+            (r.lesson, r.setup().scenario),
+            (None, ScenarioId::EdgeBurst)
+        );
     }
 
     #[test]

@@ -58,7 +58,10 @@ async fn opening_a_lesson_sets_its_lanes_and_shows_the_engines_numbers() {
     page(&root, "lesson=edge");
     settle().await;
     // Its scenario and lanes, and the clock playing to its moment.
-    assert_eq!(lanes(&root), ["fixed_window", "sliding_log", "token_bucket"]);
+    assert_eq!(
+        lanes(&root),
+        ["fixed_window", "sliding_log", "token_bucket"]
+    );
     assert_eq!(attr(&find(&root, "button.play"), "aria-pressed"), "true");
     wait_for(&root, "article.lesson[data-lesson=\"edge\"] .proved").await;
     // The numbers are the engine's, as the command line computes them.
@@ -74,7 +77,9 @@ async fn opening_a_lesson_sets_its_lanes_and_shows_the_engines_numbers() {
     }
     assert!(shown.contains(&("fw".into(), "10".into())), "{shown:?}");
     assert_eq!(
-        find(&root, "article.lesson .proved").text_content().unwrap(),
+        find(&root, "article.lesson .proved")
+            .text_content()
+            .unwrap(),
         step.proved
     );
     // Next: the second step opens the playground's own edge burst.
@@ -88,7 +93,9 @@ async fn opening_a_lesson_sets_its_lanes_and_shows_the_engines_numbers() {
             .map(|(_, t)| t)
     );
     // A lesson from the catalog; its lanes replace the step's.
-    find(&root, "details.catalog").set_attribute("open", "").unwrap();
+    find(&root, "details.catalog")
+        .set_attribute("open", "")
+        .unwrap();
     click(&root, ".catalog button[data-lesson=\"nginx\"]").await;
     assert_eq!(
         lanes(&root),
@@ -96,9 +103,13 @@ async fn opening_a_lesson_sets_its_lanes_and_shows_the_engines_numbers() {
     );
     wait_for(&root, "article.lesson[data-lesson=\"nginx\"] .proved").await;
     // Changing the setup says the numbers are the lesson's own; reopen restores it.
-    assert!(find(&root, "article.lesson .changed").class_list().contains("hidden"));
+    assert!(find(&root, "article.lesson .changed")
+        .class_list()
+        .contains("hidden"));
     click(&root, "button.remove").await;
-    assert!(!find(&root, "article.lesson .changed").class_list().contains("hidden"));
+    assert!(!find(&root, "article.lesson .changed")
+        .class_list()
+        .contains("hidden"));
     click(&root, "article.lesson button.reopen").await;
     assert_eq!(lanes(&root).len(), 5);
     // Closing leaves the setup and shows the catalog again.

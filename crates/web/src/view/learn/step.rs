@@ -39,8 +39,9 @@ fn Card(open: OpenLesson) -> impl IntoView {
     };
     let moment = open.def().map_or(0, |d| d.play_to_ms);
     let body = move || match learning.run(id, ctx.lang.get()) {
-        Some(Ok(run)) => (i < run.steps.len())
-            .then(|| view! { <StepTexts run=run step=i /> }.into_any()),
+        Some(Ok(run)) => {
+            (i < run.steps.len()).then(|| view! { <StepTexts run=run step=i /> }.into_any())
+        }
         Some(Err(e)) => Some(view! { <p class="error">{e}</p> }.into_any()),
         None => learning
             .running()
@@ -122,7 +123,7 @@ fn StepTexts(run: Arc<LessonRun>, step: usize) -> impl IntoView {
         parts(&template, |name| {
             step.and_then(|s| s.fact(name)).map(|f| f.text.clone())
         })
-            .unwrap_or_else(|e| vec![Part::Words(format!("[{key}: {e}]"))])
+        .unwrap_or_else(|e| vec![Part::Words(format!("[{key}: {e}]"))])
     };
     let watch = show(filled("watch"));
     let proved = show(filled("proved"));
