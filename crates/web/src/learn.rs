@@ -9,6 +9,9 @@
 //! - A link with `lesson=` and no `scenario=` opens the lesson's own setup and plays
 //!   to its moment; a link with both (what the page itself writes) opens exactly
 //!   the setup and view it names, with the lesson's panel beside it.
+//! - The page's bare address (or one naming only `lang=`) opens the first lesson,
+//!   playing to its moment: a newcomer starts on something that moves and says
+//!   what to watch. Any other link opens what it names, as before.
 //! - An unknown or hostile `lesson=`, or a `step=` out of range, is a one-line
 //!   notice like every other link field's, and the rest of the link still opens.
 
@@ -75,6 +78,12 @@ impl OpenLesson {
         OpenLesson::new(l.id, l.steps.len().checked_sub(1)?)
     }
 
+    /// Its name on the panel's buttons (`data-go="edge.1"`, step from 0): one
+    /// click handler on the panel reads it ([`Go::parse`]).
+    pub fn key(&self) -> String {
+        format!("{}.{}", self.id, self.step)
+    }
+
     /// The link's part for it: `lesson=edge` or `lesson=edge&step=2`.
     pub fn to_query(&self) -> String {
         if self.step == 0 {
@@ -82,6 +91,29 @@ impl OpenLesson {
         } else {
             format!("lesson={}&step={}", self.id, self.step + 1)
         }
+    }
+}
+
+/// Where a panel button goes: a lesson step, or closing the lesson. The panel has
+/// one click handler for all its buttons (each names its target in `data-go`),
+/// rather than one closure per button.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Go {
+    /// Open this step.
+    Open(OpenLesson),
+    /// Close the lesson.
+    Close,
+}
+
+impl Go {
+    /// The value of a button's `data-go`: `close`, or [`OpenLesson::key`]. Anything
+    /// else (a step that does not exist) is `None`.
+    pub fn parse(s: &str) -> Option<Go> {
+        if s == "close" {
+            return Some(Go::Close);
+        }
+        let (id, step) = s.rsplit_once('.')?;
+        OpenLesson::new(id, step.parse().ok()?).map(Go::Open)
     }
 }
 
@@ -151,6 +183,12 @@ pub fn from_query(query: &str) -> LessonLink {
     };
     out.open = found.and_then(|l| OpenLesson::new(l.id, index));
     out.play = out.open.is_some() && !out.rest.iter().any(|(k, _)| k == "scenario");
+    // A link that names nothing but the language (the page's own address, as a
+    // newcomer opens it) opens the first lesson, playing to its moment.
+    if id.is_none() && step.is_none() && out.rest.iter().all(|(k, _)| k == "lang") {
+        out.open = OpenLesson::first();
+        out.play = out.open.is_some();
+    }
     out
 }
 
@@ -177,6 +215,13 @@ mod tests {
             l.open.map(|o| o.to_query()).as_deref(),
             Some("lesson=golden&step=3")
         );
+        for bare in ["", "lang=vi"] {
+            let l = from_query(bare);
+            assert_eq!((l.open, l.play), (OpenLesson::first(), true), "{bare}");
+        }
+        for named in ["t=2s", "scenario=golden", "speed=16&lang=en"] {
+            assert_eq!(from_query(named).open, None, "{named}");
+        }
         let l = from_query("scenario=golden&lesson=edge&lang=vi");
         assert_eq!(l.open, OpenLesson::new("edge", 0));
         assert!(!l.play);
@@ -236,6 +281,16 @@ mod tests {
         }
         back.reverse();
         assert_eq!(all, back);
+    }
+
+    #[test]
+    fn buttons_name_where_they_go() {
+        let o = OpenLesson::new("lab-d", 0).unwrap();
+        assert_eq!(Go::parse(&o.key()), Some(Go::Open(o)));
+        assert_eq!(Go::parse("close"), Some(Go::Close));
+        for bad in ["", "edge", "edge.9", "edge.-1", "nope.0", "edge.1.0"] {
+            assert_eq!(Go::parse(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -740,16 +740,20 @@ mod tests {
     }
 
     #[test]
-    fn the_default_page_is_the_golden_stream_with_three_lanes() {
+    fn the_bare_page_opens_the_first_lesson_playing_and_a_scenario_link_the_golden_stream() {
         let p = page("");
-        assert_eq!(p.setup().scenario, ScenarioId::Golden);
+        assert_eq!(p.lesson, OpenLesson::first());
+        assert_eq!(p.setup().scenario, ScenarioId::EdgeBurstDemo);
+        assert!(p.playing && p.now == 0 && p.lesson_setup_kept());
+        let p = page("scenario=golden");
+        assert_eq!((p.setup().scenario, p.lesson), (ScenarioId::Golden, None));
         assert_eq!(p.sim().lanes().len(), 3);
         assert_eq!((p.now, p.revealed(), p.selected()), (0, 0, None));
     }
 
     #[test]
     fn stepping_follows_the_requests() {
-        let mut p = page("");
+        let mut p = page("scenario=golden");
         p.apply(Action::Next);
         assert_eq!((p.now, p.selected()), (2_000, Some(0)));
         for _ in 0..20 {
@@ -763,7 +767,7 @@ mod tests {
 
     #[test]
     fn bad_field_values_keep_the_setup_and_say_why() {
-        let mut p = page("");
+        let mut p = page("scenario=golden");
         let burst = Field::Lane(2, LaneField::Burst);
         let lane_limit = Field::Lane(0, LaneField::Limit);
         for (field, value, error) in [
@@ -806,7 +810,7 @@ mod tests {
 
     #[test]
     fn lanes_are_added_removed_and_tuned() {
-        let mut p = page("");
+        let mut p = page("scenario=golden");
         for a in [
             Algorithm::Nginx,
             Algorithm::TokenBucketF64,
@@ -877,7 +881,7 @@ mod tests {
         let again = page(&p.query());
         assert_eq!(again.sim().times(), [0, 1_000]);
         // Elsewhere there is no sending.
-        let mut g = page("");
+        let mut g = page("scenario=golden");
         g.apply(Action::Send);
         assert_eq!(g.sim().len(), 12);
     }
@@ -892,7 +896,7 @@ mod tests {
         while p.advance(100.0) {}
         assert_eq!((p.now, p.playing), (p.end(), false));
         // Reduced motion: the clock shows request times only.
-        let mut p = page("");
+        let mut p = page("scenario=golden");
         p.reduced_motion = true;
         p.apply(Action::Play);
         for _ in 0..6 {
@@ -907,7 +911,7 @@ mod tests {
 
     #[test]
     fn json_import_and_export() {
-        let mut p = page("");
+        let mut p = page("scenario=golden");
         p.apply(Action::Export);
         assert!(p.json.starts_with("{\"requests\":[2000,7000"));
         assert!(p.json_open);

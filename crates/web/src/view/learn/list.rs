@@ -1,12 +1,14 @@
 //! The catalog: every lesson by where it comes from, each a button that opens its
-//! first step. Folded while a lesson is open.
+//! first step (as escaped markup, [`crate::draw::lesson::catalog`]). Folded while a
+//! lesson is open.
 
 use leptos::prelude::*;
-use ratelab_sim::lesson::{Group, Lesson, LESSONS};
+use ratelab_sim::lesson::{Group, LESSONS};
 
 use super::use_learning;
+use crate::draw::lesson::{catalog, Entry};
+use crate::draw::Html;
 use crate::learn::OpenLesson;
-use crate::state::Action;
 use crate::texts::learn::LEARN;
 use crate::view::{text, use_ctx};
 
@@ -17,60 +19,38 @@ const GROUPS: [Group; 3] = [Group::Demo, Group::Traces, Group::Labs];
 #[component]
 pub fn LessonList() -> impl IntoView {
     let ctx = use_ctx();
-    let open = ctx.memo(|p| p.lesson.is_some());
-    let groups = GROUPS.map(|g| {
-        let lessons: Vec<&'static Lesson> = LESSONS.iter().filter(|l| l.group == g).collect();
-        view! {
-            <li>
-                <h3>
-                    <Words text_key=g.text_key() />
-                </h3>
-                <ol>
-                    {lessons.into_iter().map(|l| view! { <Item lesson=l /> }).collect_view()}
-                </ol>
-            </li>
-        }
+    let learning = use_learning();
+    let open = ctx.memo(|p| p.lesson.map(|o| o.id));
+    let list = Memo::new(move |_| {
+        let Some(Ok(texts)) = learning.texts(ctx.lang.get()) else {
+            return Html::default();
+        };
+        let current = open.get();
+        let groups: Vec<(String, Vec<Entry<'_>>)> = GROUPS
+            .iter()
+            .map(|&g| {
+                let entries = LESSONS
+                    .iter()
+                    .filter(|l| l.group == g)
+                    .filter_map(|l| OpenLesson::new(l.id, 0))
+                    .map(|first| Entry {
+                        go: first.key(),
+                        id: first.id,
+                        title: texts
+                            .get(&format!("lesson.{}.title", first.id))
+                            .unwrap_or(first.id),
+                        current: current == Some(first.id),
+                    })
+                    .collect();
+                (texts.or_key(g.text_key()), entries)
+            })
+            .collect();
+        catalog(&groups)
     });
     view! {
-        <details class="catalog" prop:open=move || !open.get()>
+        <details class="catalog" prop:open=Signal::derive(move || open.get().is_none())>
             <summary>{text(&LEARN, |t| t.all)}</summary>
-            <ul class="groups">{groups}</ul>
+            <ul class="groups" inner_html=move || list.get().markup()></ul>
         </details>
-    }
-}
-
-/// One lesson's button.
-#[component]
-fn Item(lesson: &'static Lesson) -> impl IntoView {
-    let ctx = use_ctx();
-    let id = lesson.id;
-    let current = ctx.memo(move |p| p.lesson.is_some_and(|o| o.id == id));
-    view! {
-        <li>
-            <button
-                type="button"
-                data-lesson=id
-                aria-current=move || current.get().then_some("true")
-                on:click=move |_| {
-                    if let Some(o) = OpenLesson::new(id, 0) {
-                        ctx.act(Action::OpenLesson(o));
-                    }
-                }
-            >
-                <Words text_key=lesson.key("title") />
-            </button>
-        </li>
-    }
-}
-
-/// A lesson text by key, in the page's language, once the texts are there
-/// (nothing until then; a missing text shows as its key in brackets).
-#[component]
-pub fn Words(#[prop(into)] text_key: String) -> impl IntoView {
-    let ctx = use_ctx();
-    let learning = use_learning();
-    move || match learning.texts(ctx.lang.get()) {
-        Some(Ok(t)) => t.or_key(&text_key),
-        _ => String::new(),
     }
 }

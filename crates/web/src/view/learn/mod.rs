@@ -9,11 +9,12 @@
 //! lays out what that run says. A lesson runs once per language (lab D's judged
 //! sweep takes a second or two), after the panel has said it is running.
 //!
-//! Files: [`list`] the catalog, [`step`] the open step, [`judged`] lab D's table,
-//! [`fetch`] the texts.
+//! Files: [`list`] the catalog, [`step`] the open step, [`fetch`] the texts. The
+//! step's texts, lab D's table and the catalog's buttons are escaped markup made
+//! by [`crate::draw::lesson`] (for the bundle: see there); every button names where
+//! it goes in `data-go`, and the panel has one click handler ([`go`]).
 
 pub mod fetch;
-pub mod judged;
 pub mod list;
 pub mod step;
 
@@ -25,6 +26,8 @@ use ratelab_sim::lesson::LessonRun;
 use ratelab_sim::texts::Texts;
 
 use super::{text, use_ctx, Ctx};
+use crate::learn::Go;
+use crate::state::Action;
 use crate::texts::learn::LEARN;
 use crate::texts::Lang;
 
@@ -94,6 +97,12 @@ pub fn sim_lang(lang: Lang) -> ratelab_sim::lesson::Lang {
 }
 
 /// The lessons panel (the full page only).
+///
+/// Built for the bundle: the panel's words are derived signals of two plain types
+/// (`&'static str` and `String`), its buttons name where they go in `data-go` and
+/// share one click handler ([`go`]), and the open step is rebuilt whole when it
+/// changes. Each distinct view or closure type costs tachys' render code once
+/// more (see README, "The lessons panel's cost").
 #[component]
 pub fn Lessons() -> impl IntoView {
     let ctx = use_ctx();
@@ -101,28 +110,80 @@ pub fn Lessons() -> impl IntoView {
     provide_context(learning);
     fetch_when_needed(ctx, learning);
     run_when_opened(ctx, learning);
-    let open = ctx.memo(|p| p.lesson.is_some());
-    let status = move || match learning.texts(ctx.lang.get()) {
-        None => Some(view! { <p class="status">{text(&LEARN, |t| t.loading)}</p> }.into_any()),
-        Some(Err(e)) => Some(
-            view! {
-                <p class="error" role="alert">
-                    {text(&LEARN, |t| t.unavailable)} " " <code>{e}</code>
-                </p>
-            }
-            .into_any(),
-        ),
-        Some(Ok(_)) => None,
-    };
+    // One line under the title: the intro while no lesson is open, else why the
+    // step's texts are not there yet (loading, running, or the fetch's error).
+    let open = ctx.memo(|p| p.lesson);
+    let status = Memo::new(move |_| {
+        let lang = ctx.lang.get();
+        let words = LEARN.get(lang);
+        let open = open.get();
+        match learning.texts(lang) {
+            None => (false, words.loading.to_string()),
+            Some(Err(e)) => (true, format!("{} {e}", words.unavailable)),
+            Some(Ok(_)) if open.is_none() => (false, words.intro.to_string()),
+            Some(Ok(_)) => match open.and_then(|o| learning.run(o.id, lang)) {
+                Some(Err(e)) => (true, e),
+                None if learning.running() => (false, words.running.to_string()),
+                _ => (false, String::new()),
+            },
+        }
+    });
+    let error = Signal::derive(move || status.with(|s| s.0));
     view! {
-        <section class="lessons" aria-labelledby=format!("lessons-{}", ctx.uid)>
+        <section
+            class="lessons"
+            aria-labelledby=format!("lessons-{}", ctx.uid)
+            on:click=move |e| go(ctx, &e)
+        >
             <h2 id=format!("lessons-{}", ctx.uid)>{text(&LEARN, |t| t.lessons)}</h2>
-            <p class="intro" class:hidden=move || open.get()>{text(&LEARN, |t| t.intro)}</p>
-            {status}
+            <p
+                class="status"
+                class:error=error
+                class:hidden=Signal::derive(move || status.with(|s| s.1.is_empty()))
+                role=Signal::derive(move || error.get().then_some("alert"))
+            >
+                {Signal::derive(move || status.with(|s| s.1.clone()))}
+            </p>
             <step::OpenStep />
             <list::LessonList />
         </section>
     }
+}
+
+/// The panel's one click handler: the button clicked names where it goes
+/// (`data-go`, [`crate::learn::Go`]).
+fn go(ctx: Ctx, e: &web_sys::MouseEvent) {
+    use wasm_bindgen::JsCast;
+    let Some(target) = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return;
+    };
+    let Some(to) = target
+        .closest("button[data-go]")
+        .ok()
+        .flatten()
+        .and_then(|b| b.get_attribute("data-go"))
+        .and_then(|g| Go::parse(&g))
+    else {
+        return;
+    };
+    ctx.act(match to {
+        Go::Open(o) => Action::OpenLesson(o),
+        Go::Close => Action::CloseLesson,
+    });
+}
+
+/// A lesson text by key in the page's language, once the texts are there (empty
+/// until then; a missing text shows as its key in brackets).
+pub fn words(key: String) -> Signal<String> {
+    let ctx = use_ctx();
+    let learning = use_learning();
+    Signal::derive(move || match learning.texts(ctx.lang.get()) {
+        Some(Ok(t)) => t.or_key(&key),
+        _ => String::new(),
+    })
 }
 
 /// Fetches the page's language's texts the first time it is needed.
