@@ -78,6 +78,30 @@ impl OpenLesson {
         OpenLesson::new(l.id, l.steps.len().checked_sub(1)?)
     }
 
+    /// Its place on the guided path, counting every step of every lesson from 0.
+    /// The panel's memos hold this number rather than an `OpenLesson`: a memo of a
+    /// type the page already has adds no code to the bundle.
+    pub fn index(&self) -> u64 {
+        let before: usize = LESSONS
+            .iter()
+            .take_while(|l| l.id != self.id)
+            .map(|l| l.steps.len())
+            .sum();
+        (before + self.step) as u64
+    }
+
+    /// The step at place `index` on the guided path ([`OpenLesson::index`]).
+    pub fn at(index: u64) -> Option<OpenLesson> {
+        let mut left = usize::try_from(index).ok()?;
+        for l in LESSONS {
+            if left < l.steps.len() {
+                return OpenLesson::new(l.id, left);
+            }
+            left -= l.steps.len();
+        }
+        None
+    }
+
     /// Its name on the panel's buttons (`data-go="edge.1"`, step from 0): one
     /// click handler on the panel reads it ([`Go::parse`]).
     pub fn key(&self) -> String {
@@ -281,6 +305,10 @@ mod tests {
         }
         back.reverse();
         assert_eq!(all, back);
+        for (i, o) in all.iter().enumerate() {
+            assert_eq!((o.index(), OpenLesson::at(i as u64)), (i as u64, Some(*o)));
+        }
+        assert_eq!(OpenLesson::at(all.len() as u64), None);
     }
 
     #[test]

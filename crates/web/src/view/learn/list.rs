@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use ratelab_sim::lesson::{Group, LESSONS};
 
-use super::use_learning;
+use super::{open_index, use_learning};
 use crate::draw::lesson::{catalog, Entry};
 use crate::draw::Html;
 use crate::learn::OpenLesson;
@@ -20,12 +20,12 @@ const GROUPS: [Group; 3] = [Group::Demo, Group::Traces, Group::Labs];
 pub fn LessonList() -> impl IntoView {
     let ctx = use_ctx();
     let learning = use_learning();
-    let open = ctx.memo(|p| p.lesson.map(|o| o.id));
-    let list = Memo::new(move |_| {
+    let open = open_index(ctx);
+    let list = move || {
         let Some(Ok(texts)) = learning.texts(ctx.lang.get()) else {
             return Html::default();
         };
-        let current = open.get();
+        let current = open.get().and_then(OpenLesson::at).map(|o| o.id);
         let groups: Vec<(String, Vec<Entry<'_>>)> = GROUPS
             .iter()
             .map(|&g| {
@@ -46,11 +46,11 @@ pub fn LessonList() -> impl IntoView {
             })
             .collect();
         catalog(&groups)
-    });
+    };
     view! {
         <details class="catalog" prop:open=Signal::derive(move || open.get().is_none())>
             <summary>{text(&LEARN, |t| t.all)}</summary>
-            <ul class="groups" inner_html=move || list.get().markup()></ul>
+            <ul class="groups" inner_html=Signal::derive(move || list().markup())></ul>
         </details>
     }
 }

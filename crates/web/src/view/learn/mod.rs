@@ -26,7 +26,7 @@ use ratelab_sim::lesson::LessonRun;
 use ratelab_sim::texts::Texts;
 
 use super::{text, use_ctx, Ctx};
-use crate::learn::Go;
+use crate::learn::{Go, OpenLesson};
 use crate::state::Action;
 use crate::texts::learn::LEARN;
 use crate::texts::Lang;
@@ -108,27 +108,33 @@ pub fn Lessons() -> impl IntoView {
     let ctx = use_ctx();
     let learning = Learning(RwSignal::new(LearnState::default()));
     provide_context(learning);
-    fetch_when_needed(ctx, learning);
-    run_when_opened(ctx, learning);
+    fetch_and_run(ctx, learning);
     // One line under the title: the intro while no lesson is open, else why the
     // step's texts are not there yet (loading, running, or the fetch's error).
-    let open = ctx.memo(|p| p.lesson);
+    let open = open_index(ctx);
+    // One line under the title: the intro while no lesson is open, else why the
+    // step's texts are not there yet (loading, running, or the fetch's error).
     let status = Memo::new(move |_| {
         let lang = ctx.lang.get();
         let words = LEARN.get(lang);
-        let open = open.get();
+        let open = open.get().and_then(OpenLesson::at);
         match learning.texts(lang) {
-            None => (false, words.loading.to_string()),
-            Some(Err(e)) => (true, format!("{} {e}", words.unavailable)),
-            Some(Ok(_)) if open.is_none() => (false, words.intro.to_string()),
+            None => Some(words.loading.to_string()),
+            Some(Err(e)) => Some(format!("{} {e}", words.unavailable)),
+            Some(Ok(_)) if open.is_none() => Some(words.intro.to_string()),
             Some(Ok(_)) => match open.and_then(|o| learning.run(o.id, lang)) {
-                Some(Err(e)) => (true, e),
-                None if learning.running() => (false, words.running.to_string()),
-                _ => (false, String::new()),
+                Some(Err(e)) => Some(e),
+                None if learning.running() => Some(words.running.to_string()),
+                _ => None,
             },
         }
     });
-    let error = Signal::derive(move || status.with(|s| s.0));
+    let error = Memo::new(move |_| {
+        let lang = ctx.lang.get();
+        let open = open.get().and_then(OpenLesson::at);
+        matches!(learning.texts(lang), Some(Err(_)))
+            || matches!(open.and_then(|o| learning.run(o.id, lang)), Some(Err(_)))
+    });
     view! {
         <section
             class="lessons"
@@ -139,10 +145,10 @@ pub fn Lessons() -> impl IntoView {
             <p
                 class="status"
                 class:error=error
-                class:hidden=Signal::derive(move || status.with(|s| s.1.is_empty()))
+                class:hidden=Signal::derive(move || status.with(Option::is_none))
                 role=Signal::derive(move || error.get().then_some("alert"))
             >
-                {Signal::derive(move || status.with(|s| s.1.clone()))}
+                {Signal::derive(move || status.get().unwrap_or_default())}
             </p>
             <step::OpenStep />
             <list::LessonList />
@@ -186,28 +192,28 @@ pub fn words(key: String) -> Signal<String> {
     })
 }
 
-/// Fetches the page's language's texts the first time it is needed.
-fn fetch_when_needed(ctx: Ctx, learning: Learning) {
-    Effect::new(move |_| {
-        let lang = ctx.lang.get();
-        let asked = learning.0.with_untracked(|s| s.asked.contains(&lang));
-        if asked {
-            return;
-        }
-        learning.0.update_untracked(|s| s.asked.push(lang));
-        leptos::task::spawn_local(async move {
-            let loaded = fetch::texts(lang).await;
-            let _ = learning.0.try_update(|s| s.texts.push((lang, loaded)));
-        });
-    });
+/// The open step's place on the guided path ([`OpenLesson::index`]), as a memo of
+/// a type the page already has.
+pub fn open_index(ctx: Ctx) -> Memo<Option<u64>> {
+    ctx.memo(|p| p.lesson.map(|o| o.index()))
 }
 
-/// Runs the open lesson once its texts are there (once per language). The run
-/// waits a moment first, so that "running" is drawn before a long one starts.
-fn run_when_opened(ctx: Ctx, learning: Learning) {
-    let open = ctx.memo(|p| p.lesson);
+/// Fetches the page's language's texts the first time it is needed, and runs the
+/// open lesson once they are there (once per language). One effect for both (each
+/// effect is its own code in the bundle). The run waits a moment first, so that
+/// "running" is drawn before a long one starts.
+fn fetch_and_run(ctx: Ctx, learning: Learning) {
+    let open = open_index(ctx);
     Effect::new(move |_| {
-        let (Some(open), lang) = (open.get(), ctx.lang.get()) else {
+        let lang = ctx.lang.get();
+        if !learning.0.with_untracked(|s| s.asked.contains(&lang)) {
+            learning.0.update_untracked(|s| s.asked.push(lang));
+            leptos::task::spawn_local(async move {
+                let loaded = fetch::texts(lang).await;
+                let _ = learning.0.try_update(|s| s.texts.push((lang, loaded)));
+            });
+        }
+        let Some(open) = open.get().and_then(OpenLesson::at) else {
             return;
         };
         let Some(Ok(texts)) = learning.texts(lang) else {

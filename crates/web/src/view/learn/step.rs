@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use ratelab_sim::texts::{parts, Part};
 
-use super::{sim_lang, use_learning, words};
+use super::{open_index, sim_lang, use_learning, words};
 use crate::draw::lesson::{step_texts, StepWords};
 use crate::draw::Html;
 use crate::learn::OpenLesson;
@@ -19,9 +19,12 @@ use crate::view::{text, use_ctx};
 /// step opens.
 #[component]
 pub fn OpenStep() -> impl IntoView {
-    let ctx = use_ctx();
-    let open = ctx.memo(|p| p.lesson);
-    move || open.get().map(|o| view! { <Card open=o /> })
+    let open = open_index(use_ctx());
+    move || {
+        open.get()
+            .and_then(OpenLesson::at)
+            .map(|o| view! { <Card open=o /> })
+    }
 }
 
 #[component]
@@ -43,7 +46,7 @@ fn Card(open: OpenLesson) -> impl IntoView {
     // The step's texts with the run's numbers in (each its own element, which
     // `data-fact` names: the tests read them), as escaped markup; empty until the
     // run and the texts are both there.
-    let said = Memo::new(move |_| {
+    let said = move || {
         let lang = ctx.lang.get();
         let (Some(Ok(run)), Some(Ok(texts))) = (learning.run(id, lang), learning.texts(lang))
         else {
@@ -81,13 +84,13 @@ fn Card(open: OpenLesson) -> impl IntoView {
             step.judged.as_ref(),
             sim_lang(lang),
         )
-    });
+    };
     let key = |o: Option<OpenLesson>| o.map(|o| o.key());
     view! {
         <article class="lesson" data-lesson=id data-step=i>
             <p class="step-of">{step_of}</p>
             <h3>{words(format!("lesson.{id}.{i}.title"))}</h3>
-            <div class="said" inner_html=move || said.get().markup()></div>
+            <div class="said" inner_html=Signal::derive(move || said().markup())></div>
             <p class="changed" class:hidden=kept>
                 {text(&LEARN, |t| t.changed)}
                 " "
