@@ -27,9 +27,7 @@ pub struct Entry<'a> {
     pub current: bool,
 }
 
-/// The catalog's groups: each a heading and its lessons' buttons.
-pub fn catalog(groups: &[(String, Vec<Entry<'_>>)]) -> Html {
-    let mut w = Writer::with_capacity(4096);
+fn catalog_items(w: &mut Writer, groups: &[(String, Vec<Entry<'_>>)]) {
     for (title, entries) in groups {
         w.el("li").children(|w| {
             w.el("h3").text(title);
@@ -52,7 +50,130 @@ pub fn catalog(groups: &[(String, Vec<Entry<'_>>)]) -> Html {
             });
         });
     }
+}
+
+/// The open step as the panel shows it: its place, its texts filled with the run's
+/// numbers (empty until the run and the texts are there), and the way on.
+pub struct OpenStep<'a> {
+    /// `data-lesson`.
+    pub id: &'static str,
+    /// `data-step` (from 0).
+    pub step: usize,
+    /// "Step 1 of 2 · The edge burst".
+    pub step_of: String,
+    /// The step's title.
+    pub title: String,
+    /// What to watch, what it proved (empty until the run is there).
+    pub watch: Vec<Part>,
+    /// What it proved.
+    pub proved: Vec<Part>,
+    /// Lab D's judged table.
+    pub judged: Option<&'a Judged>,
+    /// Whether the setup is still the step's own (else the "changed" line shows).
+    pub kept: bool,
+    /// `data-go` of the previous and next steps, and of this one (reopen, replay).
+    pub prev: Option<String>,
+    /// See `prev`.
+    pub next: Option<String>,
+    /// See `prev`.
+    pub this: String,
+    /// The moment it plays to, as a time.
+    pub moment: String,
+}
+
+/// The panel's words, in the page's language.
+pub struct PanelWords<'a> {
+    /// The panel's title, and the id its section is labelled by.
+    pub lessons: &'a str,
+    /// `id` of the title.
+    pub title_id: String,
+    /// "All lessons".
+    pub all: &'a str,
+    /// The "changed" line and its button.
+    pub changed: &'a str,
+    /// See `changed`.
+    pub reopen: &'a str,
+    /// The way on: previous, next, "play again to", close.
+    pub way: [&'a str; 4],
+    /// The step's labels.
+    pub step: StepWords<'a>,
+}
+
+/// The whole panel: its title, a status line (the intro, loading, running, or an
+/// error, `role="alert"`), the open step, the catalog (open while no step is).
+pub fn panel(
+    words: &PanelWords<'_>,
+    status: Option<(&str, bool)>,
+    open: Option<&OpenStep<'_>>,
+    groups: &[(String, Vec<Entry<'_>>)],
+    lang: Lang,
+) -> Html {
+    let mut w = Writer::with_capacity(8192);
+    w.el("h2")
+        .attr("id", words.title_id.as_str())
+        .text(words.lessons);
+    if let Some((text, error)) = status {
+        let p = w.el("p");
+        if error {
+            p.attr("class", "status error")
+                .attr("role", "alert")
+                .text(text);
+        } else {
+            p.attr("class", "status").text(text);
+        }
+    }
+    if let Some(o) = open {
+        w.el("article")
+            .attr("class", "lesson")
+            .attr("data-lesson", o.id)
+            .attr("data-step", o.step as u64)
+            .children(|w| open_step(w, words, o, lang));
+    }
+    let d = w.el("details").attr("class", "catalog");
+    let d = if open.is_none() {
+        d.attr("open", "")
+    } else {
+        d
+    };
+    d.children(|w| {
+        w.el("summary").text(words.all);
+        w.el("ul")
+            .attr("class", "groups")
+            .children(|w| catalog_items(w, groups));
+    });
     w.finish_html()
+}
+
+fn open_step(w: &mut Writer, words: &PanelWords<'_>, o: &OpenStep<'_>, lang: Lang) {
+    w.el("p").attr("class", "step-of").text(&o.step_of);
+    w.el("h3").text(&o.title);
+    w.el("div").attr("class", "said").children(|w| {
+        if !o.watch.is_empty() || !o.proved.is_empty() {
+            said(w, &words.step, &o.watch, &o.proved, o.judged, lang);
+        }
+    });
+    let class = if o.kept { "changed hidden" } else { "changed" };
+    w.el("p").attr("class", class).children(|w| {
+        w.text(words.changed);
+        w.text(" ");
+        button(w, "reopen", Some(&o.this), words.reopen);
+    });
+    let [prev, next, again, close] = words.way;
+    w.el("nav").attr("class", "way").children(|w| {
+        button(w, "prev", o.prev.as_deref(), prev);
+        button(w, "next", o.next.as_deref(), next);
+        button(w, "replay", Some(&o.this), &format!("{again} {}", o.moment));
+        button(w, "close", Some("close"), close);
+    });
+}
+
+/// A button that names where it goes, disabled when it goes nowhere.
+fn button(w: &mut Writer, class: &'static str, go: Option<&str>, label: &str) {
+    let b = w.el("button").attr("type", "button").attr("class", class);
+    match go {
+        Some(g) => b.attr("data-go", g).text(label),
+        None => b.attr("disabled", "").text(label),
+    }
 }
 
 /// The labels of a step's texts, in the page's language.
@@ -70,14 +191,14 @@ pub struct StepWords<'a> {
 /// What to watch and what it proved, each slot's value a
 /// `<strong class="fact" data-fact=…>`, and lab D's judged table if the step has
 /// it.
-pub fn step_texts(
+fn said(
+    w: &mut Writer,
     words: &StepWords<'_>,
     watch: &[Part],
     proved: &[Part],
     judged: Option<&Judged>,
     lang: Lang,
-) -> Html {
-    let mut w = Writer::with_capacity(2048);
+) {
     w.el("p")
         .attr("class", "watch")
         .attr("data-label", words.watch)
@@ -88,9 +209,8 @@ pub fn step_texts(
         .attr("title", words.numbers)
         .children(|w| parts(w, proved));
     if let Some(j) = judged {
-        judged_table(&mut w, words, j, lang);
+        judged_table(w, words, j, lang);
     }
-    w.finish_html()
 }
 
 fn parts(w: &mut Writer, parts: &[Part]) {
@@ -153,40 +273,83 @@ fn judged_table(w: &mut Writer, words: &StepWords<'_>, j: &Judged, lang: Lang) {
 mod tests {
     use super::*;
 
+    fn words() -> PanelWords<'static> {
+        PanelWords {
+            lessons: "Lessons",
+            title_id: "lessons-1".into(),
+            all: "All",
+            changed: "Changed",
+            reopen: "Reopen",
+            way: ["Prev", "Next", "Again to", "Close"],
+            step: StepWords {
+                watch: "Watch \"this\"",
+                proved: "Proved",
+                numbers: "n",
+                judged: [""; 7],
+            },
+        }
+    }
+
     #[test]
     fn texts_and_values_are_escaped_and_values_marked() {
-        let words = StepWords {
-            watch: "Watch \"this\"",
-            proved: "Proved",
-            numbers: "n",
-            judged: [""; 7],
+        let open = OpenStep {
+            id: "edge",
+            step: 0,
+            step_of: "Step 1 of 2 · <i>".into(),
+            title: "T".into(),
+            watch: vec![Part::Words("<img src=x onerror=alert(1)> & ".into())],
+            proved: vec![
+                Part::Words("passed ".into()),
+                Part::Value {
+                    name: "fw\"".into(),
+                    text: "<10>".into(),
+                },
+            ],
+            judged: None,
+            kept: true,
+            prev: None,
+            next: Some("edge.1".into()),
+            this: "edge.0".into(),
+            moment: "12 s".into(),
         };
-        let watch = [Part::Words("<img src=x onerror=alert(1)> & ".into())];
-        let proved = [
-            Part::Words("passed ".into()),
-            Part::Value {
-                name: "fw\"".into(),
-                text: "<10>".into(),
-            },
-        ];
-        let html = step_texts(&words, &watch, &proved, None, Lang::En);
-        assert_eq!(
-            html.as_str(),
-            "<p class=\"watch\" data-label=\"Watch &quot;this&quot;\">&lt;img src=x onerror=alert(1)&gt; &amp; </p>\
-             <p class=\"proved\" data-label=\"Proved\" title=\"n\">passed <strong class=\"fact\" data-fact=\"fw&quot;\">&lt;10&gt;</strong></p>"
-        );
-        let c = catalog(&[(
-            "Demo <b>".into(),
+        let groups = [(
+            "Demo <b>".to_string(),
             vec![Entry {
                 go: "edge.0".into(),
                 id: "edge",
                 title: "Edge & burst",
                 current: true,
             }],
-        )]);
-        assert_eq!(
-            c.as_str(),
-            "<li><h3>Demo &lt;b&gt;</h3><ol><li><button type=\"button\" data-lesson=\"edge\" data-go=\"edge.0\" aria-current=\"true\">Edge &amp; burst</button></li></ol></li>"
+        )];
+        let html = panel(
+            &words(),
+            Some(("<err>", true)),
+            Some(&open),
+            &groups,
+            Lang::En,
         );
+        assert_eq!(
+            html.as_str(),
+            "<h2 id=\"lessons-1\">Lessons</h2>\
+             <p class=\"status error\" role=\"alert\">&lt;err&gt;</p>\
+             <article class=\"lesson\" data-lesson=\"edge\" data-step=\"0\">\
+             <p class=\"step-of\">Step 1 of 2 · &lt;i&gt;</p><h3>T</h3><div class=\"said\">\
+             <p class=\"watch\" data-label=\"Watch &quot;this&quot;\">&lt;img src=x onerror=alert(1)&gt; &amp; </p>\
+             <p class=\"proved\" data-label=\"Proved\" title=\"n\">passed <strong class=\"fact\" data-fact=\"fw&quot;\">&lt;10&gt;</strong></p></div>\
+             <p class=\"changed hidden\">Changed <button type=\"button\" class=\"reopen\" data-go=\"edge.0\">Reopen</button></p>\
+             <nav class=\"way\"><button type=\"button\" class=\"prev\" disabled=\"\">Prev</button>\
+             <button type=\"button\" class=\"next\" data-go=\"edge.1\">Next</button>\
+             <button type=\"button\" class=\"replay\" data-go=\"edge.0\">Again to 12 s</button>\
+             <button type=\"button\" class=\"close\" data-go=\"close\">Close</button></nav></article>\
+             <details class=\"catalog\"><summary>All</summary><ul class=\"groups\">\
+             <li><h3>Demo &lt;b&gt;</h3><ol><li><button type=\"button\" data-lesson=\"edge\" data-go=\"edge.0\" aria-current=\"true\">Edge &amp; burst</button></li></ol></li></ul></details>"
+        );
+        // No step open: no article, the catalog open, no status line.
+        let html = panel(&words(), None, None, &groups, Lang::En);
+        assert!(!html.as_str().contains("<article"));
+        assert!(!html.as_str().contains("status"));
+        assert!(html
+            .as_str()
+            .contains("<details class=\"catalog\" open=\"\">"));
     }
 }

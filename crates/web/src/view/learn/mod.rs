@@ -9,14 +9,13 @@
 //! lays out what that run says. A lesson runs once per language (lab D's judged
 //! sweep takes a second or two), after the panel has said it is running.
 //!
-//! Files: [`list`] the catalog, [`step`] the open step, [`fetch`] the texts. The
-//! step's texts, lab D's table and the catalog's buttons are escaped markup made
-//! by [`crate::draw::lesson`] (for the bundle: see there); every button names where
-//! it goes in `data-go`, and the panel has one click handler ([`go`]).
+//! Files: this one (the panel, its state, the effect that fetches and runs, the
+//! click handler) and [`fetch`] (the texts). What the panel shows is escaped
+//! markup made by [`crate::draw::lesson`] (for the bundle: see there); every
+//! button names where it goes in `data-go`, and the panel has one click handler
+//! ([`go`]).
 
 pub mod fetch;
-pub mod list;
-pub mod step;
 
 use std::sync::Arc;
 
@@ -25,11 +24,15 @@ use leptos::prelude::*;
 use ratelab_sim::lesson::LessonRun;
 use ratelab_sim::texts::Texts;
 
-use super::{text, use_ctx, Ctx};
+use super::{use_ctx, Ctx};
+use crate::draw::lesson::{panel, Entry, OpenStep, PanelWords, StepWords};
 use crate::learn::{Go, OpenLesson};
+use crate::model::time_label;
 use crate::state::Action;
 use crate::texts::learn::LEARN;
 use crate::texts::Lang;
+use ratelab_sim::lesson::{Group, LESSONS};
+use ratelab_sim::texts::{parts, Part};
 
 pub use fetch::provide_texts;
 
@@ -96,65 +99,132 @@ pub fn sim_lang(lang: Lang) -> ratelab_sim::lesson::Lang {
     ratelab_sim::lesson::Lang::from_id(lang.code()).unwrap_or(ratelab_sim::lesson::Lang::En)
 }
 
-/// The lessons panel (the full page only).
+/// The lessons panel (the full page only): its title, a status line, the open
+/// step (where it is in its lesson, its title, what to watch, what it proved with
+/// the engine's numbers marked, lab D's judged table, the way on) and the catalog.
 ///
-/// Built for the bundle: the panel's words are derived signals of two plain types
-/// (`&'static str` and `String`), its buttons name where they go in `data-go` and
-/// share one click handler ([`go`]), and the open step is rebuilt whole when it
-/// changes. Each distinct view or closure type costs tachys' render code once
-/// more (see README, "The lessons panel's cost").
+/// Built for the bundle: the panel is one element whose content is escaped markup
+/// from [`crate::draw::lesson::panel`], remade when the open step, its run, the
+/// texts, the language or whether the setup is still the step's own change (not
+/// with the clock); its buttons name where they go in `data-go` and share one
+/// click handler ([`go`]). As Leptos elements, each distinct shape cost tachys'
+/// render code again (README, "The lessons panel: what it costs").
 #[component]
 pub fn Lessons() -> impl IntoView {
     let ctx = use_ctx();
     let learning = Learning(RwSignal::new(LearnState::default()));
     provide_context(learning);
     fetch_and_run(ctx, learning);
-    // One line under the title: the intro while no lesson is open, else why the
-    // step's texts are not there yet (loading, running, or the fetch's error).
     let open = open_index(ctx);
-    // One line under the title: the intro while no lesson is open, else why the
-    // step's texts are not there yet (loading, running, or the fetch's error).
-    let status = Memo::new(move |_| {
+    let kept = ctx.memo(|p| p.lesson_setup_kept());
+    let uid = ctx.uid;
+    let markup = move || {
         let lang = ctx.lang.get();
-        let words = LEARN.get(lang);
         let open = open.get().and_then(OpenLesson::at);
-        match learning.texts(lang) {
-            None => Some(words.loading.to_string()),
-            Some(Err(e)) => Some(format!("{} {e}", words.unavailable)),
-            Some(Ok(_)) if open.is_none() => Some(words.intro.to_string()),
-            Some(Ok(_)) => match open.and_then(|o| learning.run(o.id, lang)) {
-                Some(Err(e)) => Some(e),
-                None if learning.running() => Some(words.running.to_string()),
-                _ => None,
+        let texts = learning.texts(lang);
+        let run = open.and_then(|o| learning.run(o.id, lang));
+        let t = LEARN.get(lang);
+        let status = match (&texts, &run) {
+            (None, _) => Some((t.loading.to_string(), false)),
+            (Some(Err(e)), _) => Some((format!("{} {e}", t.unavailable), true)),
+            (Some(Ok(_)), _) if open.is_none() => Some((t.intro.to_string(), false)),
+            (Some(Ok(_)), Some(Err(e))) => Some((e.clone(), true)),
+            (Some(Ok(_)), None) if learning.running() => Some((t.running.to_string(), false)),
+            _ => None,
+        };
+        let texts = texts.and_then(Result::ok);
+        let word = |key: &str| texts.as_ref().map(|x| x.or_key(key)).unwrap_or_default();
+        let run = run.and_then(Result::ok);
+        let step = open.and_then(|o| Some((o, run.as_ref()?.steps.get(o.step)?)));
+        let fill = |part: &str| -> Vec<Part> {
+            let (Some((o, s)), Some(texts)) = (step, texts.as_ref()) else {
+                return Vec::new();
+            };
+            let key = format!("lesson.{}.{}.{part}", o.id, o.step);
+            parts(&texts.or_key(&key), |name| {
+                s.fact(name).map(|f| f.text.clone())
+            })
+            .unwrap_or_else(|e| vec![Part::Words(format!("[{key}: {e}]"))])
+        };
+        let shown = open.map(|o| OpenStep {
+            id: o.id,
+            step: o.step,
+            step_of: format!(
+                "{} · {}",
+                t.step
+                    .replace("{n}", &(o.step + 1).to_string())
+                    .replace("{total}", &o.steps().to_string()),
+                word(&format!("lesson.{}.title", o.id))
+            ),
+            title: word(&format!("lesson.{}.{}.title", o.id, o.step)),
+            watch: fill("watch"),
+            proved: fill("proved"),
+            judged: step.and_then(|(_, s)| s.judged.as_ref()),
+            kept: kept.get(),
+            prev: o.prev().map(|p| p.key()),
+            next: o.next().map(|n| n.key()),
+            this: o.key(),
+            moment: time_label(o.def().map_or(0, |d| d.play_to_ms)),
+        });
+        let groups: Vec<(String, Vec<Entry<'_>>)> = match texts.as_ref() {
+            None => Vec::new(),
+            Some(texts) => GROUPS
+                .iter()
+                .map(|&g| {
+                    let entries = LESSONS
+                        .iter()
+                        .filter(|l| l.group == g)
+                        .filter_map(|l| OpenLesson::new(l.id, 0))
+                        .map(|first| Entry {
+                            go: first.key(),
+                            id: first.id,
+                            title: texts
+                                .get(&format!("lesson.{}.title", first.id))
+                                .unwrap_or(first.id),
+                            current: open.is_some_and(|o| o.id == first.id),
+                        })
+                        .collect();
+                    (texts.or_key(g.text_key()), entries)
+                })
+                .collect(),
+        };
+        let words = PanelWords {
+            lessons: t.lessons,
+            title_id: format!("lessons-{uid}"),
+            all: t.all,
+            changed: t.changed,
+            reopen: t.reopen,
+            way: [t.prev, t.next, t.replay, t.close],
+            step: StepWords {
+                watch: t.watch,
+                proved: t.proved,
+                numbers: t.numbers,
+                judged: [
+                    t.judged,
+                    t.load,
+                    t.allowed,
+                    t.wrong_allows,
+                    t.wrong_blocks,
+                    t.error,
+                    t.worst,
+                ],
             },
-        }
-    });
-    let error = Memo::new(move |_| {
-        let lang = ctx.lang.get();
-        let open = open.get().and_then(OpenLesson::at);
-        matches!(learning.texts(lang), Some(Err(_)))
-            || matches!(open.and_then(|o| learning.run(o.id, lang)), Some(Err(_)))
-    });
+        };
+        let status = status.as_ref().map(|(s, e)| (s.as_str(), *e));
+        panel(&words, status, shown.as_ref(), &groups, sim_lang(lang)).markup()
+    };
     view! {
         <section
             class="lessons"
-            aria-labelledby=format!("lessons-{}", ctx.uid)
+            aria-labelledby=format!("lessons-{uid}")
             on:click=move |e| go(ctx, &e)
-        >
-            <h2 id=format!("lessons-{}", ctx.uid)>{text(&LEARN, |t| t.lessons)}</h2>
-            <p
-                class="status"
-                class:error=error
-                class:hidden=Signal::derive(move || status.with(Option::is_none))
-                role=Signal::derive(move || error.get().then_some("alert"))
-            >
-                {Signal::derive(move || status.get().unwrap_or_default())}
-            </p>
-            <step::OpenStep />
-            <list::LessonList />
-        </section>
+            inner_html=Signal::derive(markup)
+        ></section>
     }
 }
+
+/// The catalog's groups, in order.
+const GROUPS: [Group; 3] = [Group::Demo, Group::Traces, Group::Labs];
 
 /// The panel's one click handler: the button clicked names where it goes
 /// (`data-go`, [`crate::learn::Go`]).
@@ -179,17 +249,6 @@ fn go(ctx: Ctx, e: &web_sys::MouseEvent) {
         Go::Open(o) => Action::OpenLesson(o),
         Go::Close => Action::CloseLesson,
     });
-}
-
-/// A lesson text by key in the page's language, once the texts are there (empty
-/// until then; a missing text shows as its key in brackets).
-pub fn words(key: String) -> Signal<String> {
-    let ctx = use_ctx();
-    let learning = use_learning();
-    Signal::derive(move || match learning.texts(ctx.lang.get()) {
-        Some(Ok(t)) => t.or_key(&key),
-        _ => String::new(),
-    })
 }
 
 /// The open step's place on the guided path ([`OpenLesson::index`]), as a memo of
