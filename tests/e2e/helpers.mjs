@@ -26,6 +26,7 @@ const TYPES = {
   '.wasm': 'application/wasm',
   '.json': 'application/json',
   '.svg': 'image/svg+xml',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 /** The strict policy the docs-page test serves HTML with. */

@@ -21,7 +21,7 @@ after(async () => {
   await new Promise((ok) => (server ? server.close(ok) : ok()));
 });
 
-test('the built page renders the playground', async (t) => {
+test('the built page opens on the first lesson, playing, the setup folded', async (t) => {
   const page = await open(t, browser, url);
   await page.locator('h1', { hasText: 'ratelab' }).waitFor();
   assert.equal(await page.title(), 'ratelab · a rate-limiting playground');
@@ -30,6 +30,17 @@ test('the built page renders the playground', async (t) => {
     await page.locator('article.lane').evaluateAll((a) => a.map((x) => x.dataset.algorithm)),
     ['fixed_window', 'sliding_log', 'token_bucket'],
   );
+  // Something that moves and says what to watch: the edge burst plays to its moment.
+  await page.locator('article.lesson[data-lesson="edge"][data-step="0"] .watch').waitFor();
+  await page.waitForFunction(() => document.querySelector('output.now')?.textContent !== '0 s');
+  assert.equal(await page.locator('details.setup-fold').evaluate((d) => d.open), false);
+  assert.equal(await page.locator('select[name="scenario"]').isVisible(), false);
+  // The first lane is on screen with the step's texts: at least 150 px of it in
+  // the 900 px window.
+  const laneTop = await page.locator('article.lane').first().evaluate((l) => l.getBoundingClientRect().top);
+  assert.ok(laneTop < 900 - 150, `the first lane starts at y=${laneTop}`);
+  await page.locator('details.setup-fold > summary').click();
+  await page.locator('select[name="scenario"]').waitFor();
   await mkdir(artifacts, { recursive: true });
   await page.screenshot({ path: join(artifacts, 'playground.png'), fullPage: true });
 });
@@ -65,7 +76,7 @@ test('"copy link" copies the address of the view as it is now', async (t) => {
 });
 
 test('keys step the clock; the URL follows', async (t) => {
-  const page = await open(t, browser, url);
+  const page = await open(t, browser, `${url}?scenario=golden`);
   const now = page.locator('output.now');
   await now.filter({ hasText: '0 s' }).waitFor();
   await page.keyboard.press('ArrowRight');

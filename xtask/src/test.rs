@@ -388,9 +388,15 @@ fn e2e(ctx: &Ctx, tools: &Tools) -> Result {
         .chromium
         .as_ref()
         .ok_or("no chromium found (cargo xtask setup)")?;
+    // The lessons test compares the page with `ratelab lessons --json`: the debug
+    // build, which the native step has usually built already.
+    run(ctx
+        .cargo()
+        .args(["build", "-p", "ratelab-cli", "--bin", "ratelab"]))?;
     let mut cmd = ctx.cmd("node");
     cmd.arg("--test")
         .args(&files)
+        .env("RATELAB_CLI", ctx.root.join("target/debug/ratelab"))
         .env("RATELAB_DIST", ctx.root.join("dist"))
         .env("RATELAB_CHROMIUM", chromium)
         .env("RATELAB_CHROMIUM_FLAGS", CHROMIUM_FLAGS.join(" "))

@@ -378,6 +378,30 @@ impl Timeline {
         self.requests.back().map(|r| r.t)
     }
 
+    /// Where the run ends, as the page's clock stops: a little after the last
+    /// request and its last departure (a twentieth of the longest period, at least
+    /// 500 ms), and never before one period (an empty or short stream still shows a
+    /// whole window). Lessons play to a moment at or before this (a test checks).
+    pub fn end(&self) -> u64 {
+        let period = self
+            .lanes
+            .iter()
+            .map(|l| l.spec.params.period_ms)
+            .max()
+            .unwrap_or(10_000)
+            .max(1);
+        let departs = (0..self.lanes.len())
+            .filter_map(|j| self.yardstick(j).ok())
+            .map(|y| y.longest_wait_ms)
+            .max()
+            .unwrap_or(0);
+        self.last_time()
+            .unwrap_or(0)
+            .saturating_add(departs)
+            .saturating_add((period / 20).max(500))
+            .max(period)
+    }
+
     /// Request `index` (global), if retained.
     pub fn request(&self, index: u64) -> Option<Request> {
         let i = index.checked_sub(self.base)?;

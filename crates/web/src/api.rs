@@ -857,6 +857,9 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
         theme,
         link,
         notices,
+        // Lessons are the page's: in an embed `lesson=` is an unknown parameter.
+        lesson: None,
+        play_lesson: false,
     }
 }
 

@@ -12,6 +12,8 @@
 //!   memos ([`view::Ctx`]); [`App`] is the shell.
 //! - [`draw`]: a lane's SVG, made only through an escaping builder
 //!   ([`draw::Svg`]).
+//! - [`learn`]: the open lesson step (link, next/previous, how it plays), plain
+//!   Rust over `ratelab-sim`'s lessons; [`view::learn`] is its panel.
 //! - [`texts`]: every word of the page, in English and Vietnamese.
 //! - [`api`]: `simulate`, `simulateJson`, `scenarios`, `mount` for JavaScript.
 //! - [`crash`]: the panic hook that leaves a readable error box.
@@ -24,6 +26,7 @@
 pub mod api;
 pub mod crash;
 pub mod draw;
+pub mod learn;
 pub mod model;
 pub mod series;
 pub mod state;

@@ -233,16 +233,7 @@ impl Sim {
     /// Where the clock stops: a little after the last request (and its last
     /// departure), or one period for an empty stream.
     pub fn end(&self) -> u64 {
-        let last = self.timeline.last_time().unwrap_or(0);
-        let departs = (0..self.lanes().len())
-            .filter_map(|j| self.timeline.yardstick(j).ok())
-            .map(|y| y.longest_wait_ms)
-            .max()
-            .unwrap_or(0);
-        let tail = (self.period() / 20).max(500);
-        last.saturating_add(departs)
-            .saturating_add(tail)
-            .max(self.period())
+        self.timeline.end()
     }
 
     /// How many requests arrived at or before `now` (the decided ones).

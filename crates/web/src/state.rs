@@ -18,6 +18,7 @@ use ratelab_sim::share::{
 use ratelab_sim::sweep::Sweep;
 use ratelab_sim::{Config, LaneSpec, ScenarioId};
 
+use crate::learn::{self, OpenLesson};
 use crate::model::Sim;
 use crate::texts::Lang;
 
@@ -63,18 +64,26 @@ pub struct MountOptions {
     pub link: Link,
     /// What the parser ignored, shown once.
     pub notices: Vec<Notice>,
+    /// The lesson step the link names (the page only: see [`crate::learn`]).
+    pub lesson: Option<OpenLesson>,
+    /// Whether to open that step's own setup and play to its moment.
+    pub play_lesson: bool,
 }
 
 impl MountOptions {
     /// The full page from a query string (`location.search`).
     pub fn page(query: &str) -> MountOptions {
-        let (link, notices) = share::parse(query);
+        let lessons = learn::from_query(query);
+        let (link, mut notices) = share::parse_pairs(&lessons.rest);
+        notices.extend(lessons.notices);
         MountOptions {
             embed: false,
             compact: false,
             theme: Theme::Auto,
             link,
             notices,
+            lesson: lessons.open,
+            play_lesson: lessons.play,
         }
     }
 }
@@ -199,6 +208,10 @@ pub enum Action {
     Select(u64),
     /// Highlight each lane's busiest window, or stop.
     Highlight(bool),
+    /// Open a lesson step: its scenario and lanes, then play to its moment.
+    OpenLesson(OpenLesson),
+    /// Close the lesson (the setup stays).
+    CloseLesson,
 }
 
 /// Everything the playground holds.
@@ -238,6 +251,10 @@ pub struct Playground {
     pub compact: bool,
     /// Reduced motion: the clock jumps from request to request.
     pub reduced_motion: bool,
+    /// The open lesson step, if any.
+    pub lesson: Option<OpenLesson>,
+    /// Where playing stops before the end (a lesson's moment).
+    pub stop_at: Option<u64>,
     /// The clock's exact position while playing (fractions of a ms add up).
     virtual_ms: f64,
 }
@@ -253,6 +270,8 @@ impl Playground {
             theme: _,
             link: Link { setup: state, view },
             notices,
+            lesson,
+            play_lesson,
         } = options;
         let mut notes: Vec<String> = notices.iter().map(Notice::to_string).collect();
         let (share, sim) = match Sim::new(&state) {
@@ -273,7 +292,7 @@ impl Playground {
             notes.push(format!("sel={sel}: there are only {len} requests; ignored"));
         }
         let now = view.t_ms.min(sim.end());
-        Ok(Playground {
+        let mut p = Playground {
             lang: Lang::from_code(view.lang),
             speed: view.speed_permille,
             highlight: view.highlight,
@@ -291,8 +310,14 @@ impl Playground {
             embed,
             compact,
             reduced_motion: false,
+            lesson,
+            stop_at: None,
             virtual_ms: now as f64,
-        })
+        };
+        if let (Some(open), true) = (lesson, play_lesson) {
+            p.open_lesson(open);
+        }
+        Ok(p)
     }
 
     // ---- Derived --------------------------------------------------------------
@@ -341,7 +366,19 @@ impl Playground {
 
     /// The whole view as a query string (what the URL and `Playground.query()` say).
     pub fn query(&self) -> String {
-        share::to_query(self.setup(), &self.view())
+        let q = share::to_query(self.setup(), &self.view());
+        match self.lesson {
+            Some(open) => format!("{q}&{}", open.to_query()),
+            None => q,
+        }
+    }
+
+    /// Whether the setup is still the open lesson step's own (the learner may have
+    /// changed it since; the step's numbers are for its own).
+    pub fn lesson_setup_kept(&self) -> bool {
+        self.lesson
+            .and_then(|o| o.def())
+            .is_some_and(|d| d.link().setup == *self.setup())
     }
 
     /// The inline error shown at `place`.
@@ -428,6 +465,8 @@ impl Playground {
                 }
             }
             Action::Highlight(on) => self.highlight = on,
+            Action::OpenLesson(open) => self.open_lesson(open),
+            Action::CloseLesson => self.lesson = None,
         }
     }
 
@@ -466,6 +505,36 @@ impl Playground {
         if let Some(e) = error {
             self.errors.push((place, e));
         }
+    }
+
+    /// Opens a lesson step: its setup (as its link has it), the request it selects,
+    /// and the clock from 0 to its moment at a speed that takes a few seconds
+    /// ([`learn::speed_for`]), or straight to the moment if that would be too long.
+    fn open_lesson(&mut self, open: OpenLesson) {
+        let Some(def) = open.def() else { return };
+        let link = def.link();
+        let scenario = self.setup().scenario;
+        self.errors.clear();
+        if let Err(e) = self.change(|s| *s = link.setup) {
+            self.notices.push(format!("lesson={}: {e}", open.id));
+            return;
+        }
+        if scenario != self.setup().scenario {
+            self.sweep = None;
+        }
+        self.lesson = Some(open);
+        let to = link.view.t_ms.min(self.end());
+        match learn::speed_for(to).filter(|_| !self.reduced_motion) {
+            Some(speed) => {
+                self.speed = speed;
+                self.now = 0;
+                self.virtual_ms = 0.0;
+                self.playing = true;
+                self.stop_at = Some(to);
+            }
+            None => self.seek(to),
+        }
+        self.chosen = link.view.selected.filter(|&s| s < self.sim().len());
     }
 
     fn open_scenario(&mut self, id: ScenarioId) {
@@ -578,6 +647,7 @@ impl Playground {
 
     fn seek(&mut self, t: u64) {
         self.playing = false;
+        self.stop_at = None;
         self.chosen = None;
         self.now = t.min(self.end());
         self.virtual_ms = self.now as f64;
@@ -586,6 +656,7 @@ impl Playground {
     fn toggle_play(&mut self) {
         if self.playing {
             self.playing = false;
+            self.stop_at = None;
             return;
         }
         if self.now >= self.end() {
@@ -615,6 +686,17 @@ impl Playground {
         }
     }
 
+    /// Follows the reader's motion preference. With reduced motion, a lesson that
+    /// was about to play to its moment (opened by a link) shows the moment at once.
+    pub fn set_reduced_motion(&mut self, reduced: bool) {
+        self.reduced_motion = reduced;
+        if let (true, true, Some(to)) = (reduced, self.playing, self.stop_at) {
+            let chosen = self.chosen;
+            self.seek(to);
+            self.chosen = chosen;
+        }
+    }
+
     /// Lets `real_ms` of real time pass while playing (at the chosen speed). With
     /// reduced motion the shown time jumps from request to request. Returns whether
     /// the clock still runs.
@@ -624,11 +706,12 @@ impl Playground {
         }
         let dt = real_ms.clamp(0.0, 100.0) * f64::from(self.speed) / 1000.0;
         self.virtual_ms += dt;
-        let end = self.end();
+        let end = self.stop_at.map_or(self.end(), |s| s.min(self.end()));
         let t = self.virtual_ms as u64;
         if t >= end {
             self.now = end;
             self.playing = false;
+            self.stop_at = None;
             return false;
         }
         self.now = if self.reduced_motion {
@@ -697,16 +780,20 @@ mod tests {
     }
 
     #[test]
-    fn the_default_page_is_the_golden_stream_with_three_lanes() {
+    fn the_bare_page_opens_the_first_lesson_playing_and_a_scenario_link_the_golden_stream() {
         let p = page("");
-        assert_eq!(p.setup().scenario, ScenarioId::Golden);
+        assert_eq!(p.lesson, OpenLesson::first());
+        assert_eq!(p.setup().scenario, ScenarioId::EdgeBurstDemo);
+        assert!(p.playing && p.now == 0 && p.lesson_setup_kept());
+        let p = page("scenario=golden");
+        assert_eq!((p.setup().scenario, p.lesson), (ScenarioId::Golden, None));
         assert_eq!(p.sim().lanes().len(), 3);
         assert_eq!((p.now, p.revealed(), p.selected()), (0, 0, None));
     }
 
     #[test]
     fn stepping_follows_the_requests() {
-        let mut p = page("");
+        let mut p = page("scenario=golden");
         p.apply(Action::Next);
         assert_eq!((p.now, p.selected()), (2_000, Some(0)));
         for _ in 0..20 {
@@ -760,7 +847,7 @@ mod tests {
 
     #[test]
     fn bad_field_values_keep_the_setup_and_say_why() {
-        let mut p = page("");
+        let mut p = page("scenario=golden");
         let burst = Field::Lane(2, LaneField::Burst);
         let lane_limit = Field::Lane(0, LaneField::Limit);
         for (field, value, error) in [
@@ -804,7 +891,7 @@ mod tests {
 
     #[test]
     fn lanes_are_added_removed_and_tuned() {
-        let mut p = page("");
+        let mut p = page("scenario=golden");
         for a in [
             Algorithm::Nginx,
             Algorithm::TokenBucketF64,
@@ -875,7 +962,7 @@ mod tests {
         let again = page(&p.query());
         assert_eq!(again.sim().times(), [0, 1_000]);
         // Elsewhere there is no sending.
-        let mut g = page("");
+        let mut g = page("scenario=golden");
         g.apply(Action::Send);
         assert_eq!(g.sim().len(), 12);
     }
@@ -890,7 +977,7 @@ mod tests {
         while p.advance(100.0) {}
         assert_eq!((p.now, p.playing), (p.end(), false));
         // Reduced motion: the clock shows request times only.
-        let mut p = page("");
+        let mut p = page("scenario=golden");
         p.reduced_motion = true;
         p.apply(Action::Play);
         for _ in 0..6 {
@@ -905,7 +992,7 @@ mod tests {
 
     #[test]
     fn json_import_and_export() {
-        let mut p = page("");
+        let mut p = page("scenario=golden");
         p.apply(Action::Export);
         assert!(p.json.starts_with("{\"requests\":[2000,7000"));
         assert!(p.json_open);
@@ -931,6 +1018,46 @@ mod tests {
         p.apply(Action::ApplyRequests("5s 1s".into()));
         assert!(p.error(Place::Requests).unwrap().contains("sorted"));
         assert_eq!(p.sim().len(), 3);
+    }
+
+    #[test]
+    fn a_lesson_opens_its_setup_and_plays_to_its_moment() {
+        let mut p = page("lesson=float&lang=vi");
+        assert_eq!(p.setup().scenario, ScenarioId::FloatEdge);
+        assert_eq!(p.lang, Lang::Vi);
+        assert!(p.playing && p.now == 0);
+        assert_eq!(p.stop_at, Some(11_000));
+        while p.advance(100.0) {}
+        assert_eq!((p.now, p.selected()), (11_000, Some(9)));
+        assert!(p.lesson_setup_kept());
+        assert!(p.query().ends_with("&lesson=float"), "{}", p.query());
+        // The page's own link reopens the same view, not playing.
+        let again = page(&p.query());
+        assert_eq!(
+            (again.now, again.playing, again.lesson),
+            (11_000, false, p.lesson)
+        );
+        // Changing the setup keeps the lesson open; reopening restores its setup.
+        p.apply(Action::Add(Algorithm::SlidingLog));
+        assert!(p.lesson.is_some() && !p.lesson_setup_kept());
+        let open = p.lesson.unwrap();
+        p.apply(Action::OpenLesson(open));
+        assert!(p.lesson_setup_kept());
+        // With reduced motion it shows the moment at once.
+        let mut r = page("lesson=golden&step=4");
+        r.set_reduced_motion(true);
+        assert_eq!((r.now, r.playing), (15_000, false));
+        r.apply(Action::OpenLesson(OpenLesson::new("edge", 1).unwrap()));
+        assert_eq!(
+            (r.now, r.playing, r.setup().scenario),
+            (11_000, false, ScenarioId::EdgeBurst)
+        );
+        // Pausing drops the stop; closing keeps the setup.
+        r.apply(Action::CloseLesson);
+        assert_eq!(
+            (r.lesson, r.setup().scenario),
+            (None, ScenarioId::EdgeBurst)
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! through `cargo xtask test`): mount into a fresh element, click, let the reactive
 //! system run (`tick().await`), read the DOM. One test binary (each links the whole
 //! crate): the components' own tests are in `app/components.rs`, the JS API's
-//! argument and size checks in `app/api.rs`, hostile links in `app/hostile.rs`.
+//! argument and size checks in `app/api.rs`, hostile links in `app/hostile.rs`, the lessons panel in `app/learn.rs`.
 #![cfg(target_arch = "wasm32")]
 
 #[path = "app/api.rs"]
@@ -11,6 +11,8 @@ mod api;
 mod components;
 #[path = "app/hostile.rs"]
 mod hostile;
+#[path = "app/learn.rs"]
+mod learn;
 
 use leptos::task::tick;
 use ratelab_web::api::{mount, scenarios, simulate, Playground};

@@ -124,7 +124,8 @@ pub const LESSONS: &[Lesson] = &[
         group: Group::Demo,
         steps: &[demo(
             ScenarioId::TwiceTheRate,
-            30_000,
+            // The run's end: the last request (29 s) is decided.
+            29_500,
             &[
                 fact("fw_first", AllowedIn(0, 0, 10_000)),
                 fact("tb_first", AllowedIn(2, 0, 10_000)),
@@ -142,7 +143,8 @@ pub const LESSONS: &[Lesson] = &[
         group: Group::Demo,
         steps: &[demo(
             ScenarioId::PerSecond,
-            60_000,
+            // The run's end: the sixtieth request (59 s) is decided.
+            59_500,
             &[
                 fact("n", Requests),
                 fact("fw", Passed(0)),
@@ -159,7 +161,8 @@ pub const LESSONS: &[Lesson] = &[
         group: Group::Demo,
         steps: &[demo(
             ScenarioId::BurstThenDrip,
-            40_000,
+            // The run's end: the last drip (36 s) is decided.
+            36_500,
             &[
                 fact("burst", RequestsIn(0, 1)),
                 fact("drips", RequestsIn(1, 40_000)),
@@ -178,13 +181,15 @@ pub const LESSONS: &[Lesson] = &[
             scenario: ScenarioId::Manual,
             lanes: &[l(FixedWindow), l(SlidingLog), l(TokenBucket), l(Gcra)],
             requests: &[1000, 1250, 1500, 1750, 2000, 2250, 2500, 2750],
-            play_to_ms: 15_000,
+            // The run's end (one window: the quick requests end at 2.75 s); the
+            // learner's own clicks make it longer.
+            play_to_ms: 10_000,
             facts: &[
                 fact("n", Requests),
                 fact("tb", Passed(2)),
                 fact("low", Tokens(2, 2750)),
-                fact("t_back", Clock(15_000)),
-                fact("back", Tokens(2, 15_000)),
+                fact("t_back", Clock(10_000)),
+                fact("back", Tokens(2, 10_000)),
                 fact("per", Interval(2)),
                 fact("b", Burst(2)),
                 fact("gcra", Passed(3)),

@@ -293,3 +293,31 @@ fn lab_d_states_both_tables() {
     assert!(number(s, "worst") > 100);
     assert!(s.proved.contains(&text(s, "wa2")));
 }
+
+#[test]
+fn every_step_plays_to_a_moment_inside_its_run() {
+    // The page stops its clock at the run's end: a moment past it would be shown as
+    // the end, and the texts (and a `Clock` fact) would name a time the learner never
+    // sees. Lab D included: its timeline is its scenario's stream, not the sweep.
+    let mut past = Vec::new();
+    for l in LESSONS {
+        for (i, s) in l.steps.iter().enumerate() {
+            let config = s
+                .config()
+                .unwrap_or_else(|e| panic!("{} step {i}: {e}", l.id));
+            let end = crate::timeline::Timeline::from_config(&config)
+                .unwrap_or_else(|e| panic!("{} step {i}: {e}", l.id))
+                .end();
+            let clocks = s.facts.iter().filter_map(|f| match f.query {
+                Query::Clock(t) => Some((f.name, t)),
+                _ => None,
+            });
+            for (what, t) in std::iter::once(("play_to_ms", s.play_to_ms)).chain(clocks) {
+                if t > end {
+                    past.push(format!("{} step {i}: {what} {t} ms > end {end} ms", l.id));
+                }
+            }
+        }
+    }
+    assert!(past.is_empty(), "past their run's end: {past:#?}");
+}

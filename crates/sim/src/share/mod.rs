@@ -68,7 +68,7 @@ pub use encoding::{decode, encode, pairs};
 pub use parse::{parse, parse_pairs};
 pub use values::{
     format_duration, format_requests, format_speed, parse_count, parse_duration, parse_requests,
-    parse_speed,
+    parse_speed, shorten,
 };
 pub use write::{to_query, write_link, Written};
 

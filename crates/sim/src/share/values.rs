@@ -243,8 +243,9 @@ pub fn format_requests(stream: &Stream) -> String {
 
 /// A value quoted back in a notice: at most [`SHOWN`] characters, on one line and
 /// with bidi overrides neutralised (a `%0A` or `%E2%80%AE` in a link must not break
-/// or reverse the notice).
-pub(super) fn shorten(s: &str) -> String {
+/// or reverse the notice). Public for the page's own link fields (`lesson=`), so
+/// their notices read alike.
+pub fn shorten(s: &str) -> String {
     crate::text::shorten(s, SHOWN)
 }
 

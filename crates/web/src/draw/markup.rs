@@ -1,7 +1,7 @@
-//! SVG markup that is escaped by construction.
+//! SVG (and the lessons panel's HTML) markup that is escaped by construction.
 //!
-//! [`Svg`] is the only markup the page sets as `innerHTML`, and only the
-//! [`Writer`] below makes one: element and attribute names are `&'static str`
+//! [`Svg`] and [`Html`] are the only markup the page sets as `innerHTML`, and only
+//! the [`Writer`] below makes them: element and attribute names are `&'static str`
 //! written in this crate's code, and every value and every text goes through
 //! [`escape`] as it is written. There is no way to turn a `String` into an `Svg`,
 //! so text from a person (a request's key, a message quoting a link) can only ever
@@ -15,6 +15,23 @@ use std::sync::Arc;
 pub struct Svg(Arc<str>);
 
 impl Svg {
+    /// The markup, for an element's `inner_html`.
+    pub fn markup(&self) -> Arc<str> {
+        self.0.clone()
+    }
+
+    /// The markup as text (for tests).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A piece of HTML made by [`Writer`] (the lessons panel's texts and lists, see
+/// [`crate::draw::lesson`]). Cheap to clone (shared).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Html(Arc<str>);
+
+impl Html {
     /// The markup, for an element's `inner_html`.
     pub fn markup(&self) -> Arc<str> {
         self.0.clone()
@@ -91,6 +108,17 @@ impl Writer {
     /// The markup written.
     pub fn finish(self) -> Svg {
         Svg(self.out.into())
+    }
+
+    /// The markup written, as HTML (only elements ended with [`Open::text`] or
+    /// [`Open::children`]: HTML has no `/>`).
+    pub fn finish_html(self) -> Html {
+        Html(self.out.into())
+    }
+
+    /// Text (escaped) between elements.
+    pub fn text(&mut self, text: &str) {
+        escape(text, &mut self.out);
     }
 }
 

@@ -13,6 +13,7 @@
 //! and the veil over the future, which the lane component moves by attribute).
 
 pub mod layer;
+pub mod lesson;
 pub mod level;
 pub mod markup;
 
@@ -23,8 +24,8 @@ use crate::model::{tick_step, time_label, Column, Decision, Gauge, Mark, Overlay
 use crate::texts::common::COMMON;
 use crate::texts::lanes::LANES;
 use crate::texts::Lang;
-pub use markup::Svg;
 use markup::Writer;
+pub use markup::{Html, Svg};
 
 /// Height of a lane's timeline, px.
 pub const HEIGHT: i64 = 132;

@@ -15,6 +15,7 @@ pub mod controls;
 pub mod errors;
 pub mod json;
 pub mod lanes;
+pub mod learn;
 pub mod page;
 pub mod production;
 pub mod scenarios;

@@ -7,6 +7,8 @@ use super::Tr;
 #[allow(missing_docs)]
 pub struct Setup {
     pub setup: &'static str,
+    /// The folded form's summary.
+    pub fold: &'static str,
     pub scenario: &'static str,
     pub budget: &'static str,
     pub limiters: &'static str,
@@ -21,6 +23,7 @@ pub struct Setup {
 pub static SETUP: Tr<Setup> = Tr {
     en: Setup {
         setup: "Setup",
+        fold: "Setup: the scenario, its limiters, the requests",
         scenario: "Scenario",
         budget: "Everyone's budget",
         limiters: "Limiters",
@@ -32,6 +35,7 @@ pub static SETUP: Tr<Setup> = Tr {
     },
     vi: Setup {
         setup: "Thiết lập",
+        fold: "Thiết lập: kịch bản, các bộ giới hạn, các request",
         scenario: "Kịch bản",
         budget: "Hạn mức chung",
         limiters: "Bộ giới hạn",

@@ -13,6 +13,7 @@ pub mod field;
 pub mod header;
 pub mod keys;
 pub mod lanes;
+pub mod learn;
 pub mod live;
 pub mod notices;
 pub mod setup;
@@ -102,7 +103,7 @@ pub fn App(
         // whole page's view type, code that never runs (the page is built once).
         Err(e) => return Either::Left(view! { <p class="error">{e}</p> }),
     };
-    playground.reduced_motion = prefers("(prefers-reduced-motion: reduce)");
+    playground.set_reduced_motion(prefers("(prefers-reduced-motion: reduce)"));
     let ctx = Ctx::new(playground, instance());
     if let Some(w) = lanes_px {
         ctx.width.set(lanes::timeline_width(w));
@@ -132,6 +133,7 @@ pub fn App(
         >
             {(!compact).then(header::Header)}
             <notices::Notices />
+            {(!compact && !embed).then(learn::Lessons)}
             {(!compact).then(setup::Setup)}
             <controls::Controls />
             <live::Live />

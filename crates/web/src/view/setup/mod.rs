@@ -11,24 +11,32 @@ pub mod sweep;
 
 use leptos::prelude::*;
 
-use super::text;
+use super::{text, use_ctx};
 use crate::texts::setup::SETUP;
 
-/// The setup form.
+/// The setup form. Folded while a lesson is open (the lesson sets it up; the
+/// learner unfolds it to change it), except on lab D's step, whose second table
+/// (the counter next to an independent sliding log) is the form's sweep panel.
+/// Entering or leaving lab D's step, or closing the lesson, sets it again; the
+/// learner's own folding stays until then.
 #[component]
 pub fn Setup() -> impl IntoView {
+    let open = use_ctx().memo(|p| p.lesson.is_none_or(|o| o.def().is_some_and(|d| d.lab_d)));
     view! {
-        <section class="setup">
-            <h2 class="sr-only">{text(&SETUP, |t| t.setup)}</h2>
-            <div class="row">
-                <scenario::ScenarioPicker />
-                <budget::Budget />
-            </div>
-            <scenario::ScenarioNote />
-            <lanes::LaneList />
-            <custom::CustomRequests />
-            <sweep::SweepPanel />
-            <json::JsonBox />
-        </section>
+        <details class="setup-fold" prop:open=open>
+            <summary>{text(&SETUP, |t| t.fold)}</summary>
+            <section class="setup">
+                <h2 class="sr-only">{text(&SETUP, |t| t.setup)}</h2>
+                <div class="row">
+                    <scenario::ScenarioPicker />
+                    <budget::Budget />
+                </div>
+                <scenario::ScenarioNote />
+                <lanes::LaneList />
+                <custom::CustomRequests />
+                <sweep::SweepPanel />
+                <json::JsonBox />
+            </section>
+        </details>
     }
 }

@@ -1,0 +1,80 @@
+//! Fetching a language's lesson texts (`lessons/en.txt`, `lessons/vi.txt`, copied
+//! to dist by Trunk from `crates/sim/src/texts/`).
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use ratelab_sim::texts::Texts;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use super::Loaded;
+use crate::texts::Lang;
+
+/// Where the texts are, relative to the page.
+pub const DIR: &str = "lessons";
+
+thread_local! {
+    /// Texts given by the host instead of fetched (the browser tests, whose
+    /// runner serves no files of ours).
+    static GIVEN: RefCell<Vec<(Lang, Arc<Texts>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Gives the texts of `lang` instead of fetching them (for pages and tests that
+/// have them already).
+pub fn provide_texts(lang: Lang, texts: Texts) {
+    GIVEN.with(|g| {
+        if let Ok(mut g) = g.try_borrow_mut() {
+            g.retain(|(l, _)| *l != lang);
+            g.push((lang, Arc::new(texts)));
+        }
+    });
+}
+
+fn given(lang: Lang) -> Option<Arc<Texts>> {
+    GIVEN.with(|g| {
+        g.try_borrow()
+            .ok()?
+            .iter()
+            .find(|(l, _)| *l == lang)
+            .map(|(_, t)| t.clone())
+    })
+}
+
+/// The texts of `lang`: given, or fetched and parsed. Errors are one line naming
+/// the file.
+pub async fn texts(lang: Lang) -> Loaded {
+    if let Some(t) = given(lang) {
+        return Ok(t);
+    }
+    let url = format!("{DIR}/{}.txt", lang.code());
+    let body = get(&url).await.map_err(|e| format!("{url}: {e}"))?;
+    Texts::parse(&body)
+        .map(Arc::new)
+        .map_err(|e| format!("{url}: {e}"))
+}
+
+async fn get(url: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(reason)?;
+    let response: web_sys::Response = response.dyn_into().map_err(reason)?;
+    if !response.ok() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    let text = JsFuture::from(response.text().map_err(reason)?)
+        .await
+        .map_err(reason)?;
+    text.as_string().ok_or_else(|| "not text".to_string())
+}
+
+/// A failed promise's reason as one line.
+fn reason(e: JsValue) -> String {
+    let s = e
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "the request failed".to_string());
+    s.lines().next().unwrap_or_default().to_string()
+}

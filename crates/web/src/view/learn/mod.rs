@@ -1,0 +1,305 @@
+//! The lessons panel: the catalog of [`ratelab_sim::lesson`], the open step (what
+//! to watch, the moment, what it proved), next and previous.
+//!
+//! The lessons' texts are not compiled in: `ratelab-sim`'s `en.txt` and `vi.txt`
+//! are copied to `dist/lessons/` by Trunk and fetched when a language is first
+//! needed ([`fetch`]), which keeps them out of the wasm (the bundle's budget). A
+//! step's numbers are computed here, in the page, by running the step's setup
+//! through the engine ([`ratelab_sim::lesson::Lesson::run_in`]); the panel only
+//! lays out what that run says. A lesson runs once per language (lab D's judged
+//! sweep takes a second or two), after the panel has said it is running.
+//!
+//! Files: this one (the panel, its state, the effect that fetches and runs, the
+//! click handler) and [`fetch`] (the texts). What the panel shows is escaped
+//! markup made by [`crate::draw::lesson`] (for the bundle: see there); every
+//! button names where it goes in `data-go`, and the panel has one click handler
+//! ([`go`]).
+
+pub mod fetch;
+
+use std::sync::Arc;
+
+use gloo_timers::callback::Timeout;
+use leptos::prelude::*;
+use ratelab_sim::lesson::LessonRun;
+use ratelab_sim::texts::Texts;
+
+use super::{use_ctx, Ctx};
+use crate::draw::lesson::{panel, Entry, OpenStep, PanelWords, StepWords};
+use crate::learn::{Go, OpenLesson};
+use crate::model::time_label;
+use crate::state::Action;
+use crate::texts::learn::LEARN;
+use crate::texts::Lang;
+use ratelab_sim::lesson::{Group, LESSONS};
+use ratelab_sim::texts::{parts, Part};
+
+pub use fetch::provide_texts;
+
+/// A language's texts as fetched, or why not.
+pub type Loaded = Result<Arc<Texts>, String>;
+
+/// A lesson run in one language, or the engine's error.
+pub type RunResult = Result<Arc<LessonRun>, String>;
+
+/// What the panel's parts share (provided by [`Lessons`]): one signal, so that the
+/// panel adds one signal type to the bundle rather than one per field.
+#[derive(Clone, Copy)]
+pub struct Learning(RwSignal<LearnState>);
+
+/// The panel's state.
+#[derive(Default)]
+struct LearnState {
+    /// The texts of each language fetched so far.
+    texts: Vec<(Lang, Loaded)>,
+    /// The languages asked for (fetched or on the way).
+    asked: Vec<Lang>,
+    /// Each lesson run so far, by lesson and language.
+    runs: Vec<((&'static str, Lang), RunResult)>,
+    /// The runs started (done or on the way).
+    started: Vec<(&'static str, Lang)>,
+    /// A lesson is being run.
+    running: bool,
+}
+
+impl Learning {
+    /// The texts in `lang`, if fetched (tracked).
+    pub fn texts(&self, lang: Lang) -> Option<Loaded> {
+        self.0.with(|s| {
+            s.texts
+                .iter()
+                .find(|(l, _)| *l == lang)
+                .map(|(_, r)| r.clone())
+        })
+    }
+
+    /// The run of lesson `id` in `lang`, if done (tracked).
+    pub fn run(&self, id: &str, lang: Lang) -> Option<RunResult> {
+        self.0.with(|s| {
+            s.runs
+                .iter()
+                .find(|((i, l), _)| *i == id && *l == lang)
+                .map(|(_, r)| r.clone())
+        })
+    }
+
+    /// Whether a lesson is being run (tracked).
+    pub fn running(&self) -> bool {
+        self.0.with(|s| s.running)
+    }
+}
+
+/// The panel's shared state.
+pub fn use_learning() -> Learning {
+    expect_context::<Learning>()
+}
+
+/// A language of the page as the lessons know it.
+pub fn sim_lang(lang: Lang) -> ratelab_sim::lesson::Lang {
+    ratelab_sim::lesson::Lang::from_id(lang.code()).unwrap_or(ratelab_sim::lesson::Lang::En)
+}
+
+/// The lessons panel (the full page only): its title, a status line, the open
+/// step (where it is in its lesson, its title, what to watch, what it proved with
+/// the engine's numbers marked, lab D's judged table, the way on) and the catalog.
+///
+/// Built for the bundle: the panel is one element whose content is escaped markup
+/// from [`crate::draw::lesson::panel`], remade when the open step, its run, the
+/// texts, the language or whether the setup is still the step's own change (not
+/// with the clock); its buttons name where they go in `data-go` and share one
+/// click handler ([`go`]). As Leptos elements, each distinct shape cost tachys'
+/// render code again (README, "The lessons panel: what it costs").
+#[component]
+pub fn Lessons() -> impl IntoView {
+    let ctx = use_ctx();
+    let learning = Learning(RwSignal::new(LearnState::default()));
+    provide_context(learning);
+    fetch_and_run(ctx, learning);
+    let open = open_index(ctx);
+    let kept = ctx.memo(|p| p.lesson_setup_kept());
+    let uid = ctx.uid;
+    let markup = move || {
+        let lang = ctx.lang.get();
+        let open = open.get().and_then(OpenLesson::at);
+        let texts = learning.texts(lang);
+        let run = open.and_then(|o| learning.run(o.id, lang));
+        let t = LEARN.get(lang);
+        let status = match (&texts, &run) {
+            (None, _) => Some((t.loading.to_string(), false)),
+            (Some(Err(e)), _) => Some((format!("{} {e}", t.unavailable), true)),
+            (Some(Ok(_)), _) if open.is_none() => Some((t.intro.to_string(), false)),
+            (Some(Ok(_)), Some(Err(e))) => Some((e.clone(), true)),
+            (Some(Ok(_)), None) if learning.running() => Some((t.running.to_string(), false)),
+            _ => None,
+        };
+        let texts = texts.and_then(Result::ok);
+        let word = |key: &str| texts.as_ref().map(|x| x.or_key(key)).unwrap_or_default();
+        let run = run.and_then(Result::ok);
+        let step = open.and_then(|o| Some((o, run.as_ref()?.steps.get(o.step)?)));
+        let fill = |part: &str| -> Vec<Part> {
+            let (Some((o, s)), Some(texts)) = (step, texts.as_ref()) else {
+                return Vec::new();
+            };
+            let key = format!("lesson.{}.{}.{part}", o.id, o.step);
+            parts(&texts.or_key(&key), |name| {
+                s.fact(name).map(|f| f.text.clone())
+            })
+            .unwrap_or_else(|e| vec![Part::Words(format!("[{key}: {e}]"))])
+        };
+        let shown = open.map(|o| OpenStep {
+            id: o.id,
+            step: o.step,
+            step_of: format!(
+                "{} · {}",
+                t.step
+                    .replace("{n}", &(o.step + 1).to_string())
+                    .replace("{total}", &o.steps().to_string()),
+                word(&format!("lesson.{}.title", o.id))
+            ),
+            title: word(&format!("lesson.{}.{}.title", o.id, o.step)),
+            watch: fill("watch"),
+            proved: fill("proved"),
+            judged: step.and_then(|(_, s)| s.judged.as_ref()),
+            kept: kept.get(),
+            prev: o.prev().map(|p| p.key()),
+            next: o.next().map(|n| n.key()),
+            this: o.key(),
+            moment: time_label(o.def().map_or(0, |d| d.play_to_ms)),
+        });
+        let groups: Vec<(String, Vec<Entry<'_>>)> = match texts.as_ref() {
+            None => Vec::new(),
+            Some(texts) => GROUPS
+                .iter()
+                .map(|&g| {
+                    let entries = LESSONS
+                        .iter()
+                        .filter(|l| l.group == g)
+                        .filter_map(|l| OpenLesson::new(l.id, 0))
+                        .map(|first| Entry {
+                            go: first.key(),
+                            id: first.id,
+                            title: texts
+                                .get(&format!("lesson.{}.title", first.id))
+                                .unwrap_or(first.id),
+                            current: open.is_some_and(|o| o.id == first.id),
+                        })
+                        .collect();
+                    (texts.or_key(g.text_key()), entries)
+                })
+                .collect(),
+        };
+        let words = PanelWords {
+            lessons: t.lessons,
+            title_id: format!("lessons-{uid}"),
+            all: t.all,
+            changed: t.changed,
+            reopen: t.reopen,
+            way: [t.prev, t.next, t.replay, t.close],
+            step: StepWords {
+                watch: t.watch,
+                proved: t.proved,
+                numbers: t.numbers,
+                judged: [
+                    t.judged,
+                    t.load,
+                    t.allowed,
+                    t.wrong_allows,
+                    t.wrong_blocks,
+                    t.error,
+                    t.worst,
+                ],
+            },
+        };
+        let status = status.as_ref().map(|(s, e)| (s.as_str(), *e));
+        panel(&words, status, shown.as_ref(), &groups, sim_lang(lang)).markup()
+    };
+    view! {
+        <section
+            class="lessons"
+            aria-labelledby=format!("lessons-{uid}")
+            on:click=move |e| go(ctx, &e)
+            inner_html=Signal::derive(markup)
+        ></section>
+    }
+}
+
+/// The catalog's groups, in order.
+const GROUPS: [Group; 3] = [Group::Demo, Group::Traces, Group::Labs];
+
+/// The panel's one click handler: the button clicked names where it goes
+/// (`data-go`, [`crate::learn::Go`]).
+fn go(ctx: Ctx, e: &web_sys::MouseEvent) {
+    use wasm_bindgen::JsCast;
+    let Some(target) = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return;
+    };
+    let Some(to) = target
+        .closest("button[data-go]")
+        .ok()
+        .flatten()
+        .and_then(|b| b.get_attribute("data-go"))
+        .and_then(|g| Go::parse(&g))
+    else {
+        return;
+    };
+    ctx.act(match to {
+        Go::Open(o) => Action::OpenLesson(o),
+        Go::Close => Action::CloseLesson,
+    });
+}
+
+/// The open step's place on the guided path ([`OpenLesson::index`]), as a memo of
+/// a type the page already has.
+pub fn open_index(ctx: Ctx) -> Memo<Option<u64>> {
+    ctx.memo(|p| p.lesson.map(|o| o.index()))
+}
+
+/// Fetches the page's language's texts the first time it is needed, and runs the
+/// open lesson once they are there (once per language). One effect for both (each
+/// effect is its own code in the bundle). The run waits a moment first, so that
+/// "running" is drawn before a long one starts.
+fn fetch_and_run(ctx: Ctx, learning: Learning) {
+    let open = open_index(ctx);
+    Effect::new(move |_| {
+        let lang = ctx.lang.get();
+        if !learning.0.with_untracked(|s| s.asked.contains(&lang)) {
+            learning.0.update_untracked(|s| s.asked.push(lang));
+            leptos::task::spawn_local(async move {
+                let loaded = fetch::texts(lang).await;
+                let _ = learning.0.try_update(|s| s.texts.push((lang, loaded)));
+            });
+        }
+        let Some(open) = open.get().and_then(OpenLesson::at) else {
+            return;
+        };
+        let Some(Ok(texts)) = learning.texts(lang) else {
+            return;
+        };
+        let key = (open.id, lang);
+        if learning.0.with_untracked(|s| s.started.contains(&key)) {
+            return;
+        }
+        learning.0.update(|s| {
+            s.started.push(key);
+            s.running = true;
+        });
+        Timeout::new(30, move || {
+            let run = open
+                .lesson()
+                .ok_or_else(|| format!("no lesson {}", open.id))
+                .and_then(|l| {
+                    l.run_in(&texts, sim_lang(lang))
+                        .map(Arc::new)
+                        .map_err(|e| e.to_string())
+                });
+            let _ = learning.0.try_update(|s| {
+                s.runs.push((key, run));
+                s.running = false;
+            });
+        })
+        .forget();
+    });
+}

@@ -1,0 +1,169 @@
+//! The lessons panel on the full page: opening a lesson, walking its steps, a
+//! hostile `lesson=`, texts that cannot be fetched.
+
+use leptos::prelude::*;
+use ratelab_sim::lesson::{lesson, Lang as SimLang};
+use ratelab_sim::texts::Texts;
+use ratelab_web::texts::Lang;
+use ratelab_web::view::learn::provide_texts;
+use ratelab_web::{App, MountOptions};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::wasm_bindgen_test;
+use web_sys::{Element, HtmlElement};
+
+use super::{all, attr, click, find, fresh_root, lanes, settle};
+
+const EN: &str = include_str!("../../../sim/src/texts/en.txt");
+
+/// The full page (lessons, URL, keys) for `query`, as `index.html` mounts it.
+fn page(root: &HtmlElement, query: &str) {
+    let options = MountOptions::page(query);
+    std::mem::forget(leptos::mount::mount_to(root.clone(), move || {
+        view! { <App options=options /> }
+    }));
+}
+
+/// Waits (in real time: a lesson runs after a timeout) until `selector` matches.
+async fn wait_for(root: &Element, selector: &str) -> HtmlElement {
+    for _ in 0..400 {
+        if let Some(e) = root.query_selector(selector).unwrap() {
+            return wasm_bindgen::JsCast::unchecked_into(e);
+        }
+        sleep(25).await;
+        settle().await;
+    }
+    panic!("nothing matches {selector}");
+}
+
+async fn sleep(ms: i32) {
+    let p = js_sys::Promise::new(&mut |ok, _| {
+        let _ = web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&ok, ms);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
+
+fn facts(root: &Element) -> Vec<(String, String)> {
+    all(root, "article.lesson .proved strong.fact")
+        .iter()
+        .map(|f| (attr(f, "data-fact"), f.text_content().unwrap_or_default()))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn opening_a_lesson_sets_its_lanes_and_shows_the_engines_numbers() {
+    provide_texts(Lang::En, Texts::parse(EN).unwrap());
+    let root = fresh_root();
+    page(&root, "lesson=edge");
+    settle().await;
+    // Its scenario and lanes, and the clock playing to its moment.
+    assert_eq!(
+        lanes(&root),
+        ["fixed_window", "sliding_log", "token_bucket"]
+    );
+    assert_eq!(attr(&find(&root, "button.play"), "aria-pressed"), "true");
+    wait_for(&root, "article.lesson[data-lesson=\"edge\"] .proved").await;
+    // The numbers are the engine's, as the command line computes them.
+    let run = lesson("edge")
+        .unwrap()
+        .run_in(&Texts::parse(EN).unwrap(), SimLang::En)
+        .unwrap();
+    let step = &run.steps[0];
+    let shown = facts(&root);
+    assert!(!shown.is_empty());
+    for (name, text) in &shown {
+        assert_eq!(Some(text), step.fact(name).map(|f| &f.text), "{name}");
+    }
+    assert!(shown.contains(&("fw".into(), "10".into())), "{shown:?}");
+    assert_eq!(
+        find(&root, "article.lesson .proved")
+            .text_content()
+            .unwrap(),
+        step.proved
+    );
+    // Next: the second step opens the playground's own edge burst.
+    click(&root, "article.lesson nav button.next").await;
+    wait_for(&root, "article.lesson[data-step=\"1\"] .proved").await;
+    assert_eq!(
+        run.steps[1].fact("tb").map(|f| f.text.clone()),
+        facts(&root)
+            .into_iter()
+            .find(|(n, _)| n == "tb")
+            .map(|(_, t)| t)
+    );
+    // A lesson from the catalog; its lanes replace the step's.
+    find(&root, "details.catalog")
+        .set_attribute("open", "")
+        .unwrap();
+    click(&root, ".catalog button[data-lesson=\"nginx\"]").await;
+    assert_eq!(
+        lanes(&root),
+        ["nginx", "nginx", "nginx", "leaky_queue", "gcra"]
+    );
+    wait_for(&root, "article.lesson[data-lesson=\"nginx\"] .proved").await;
+    // Changing the setup says the numbers are the lesson's own; reopen restores it.
+    assert!(find(&root, "article.lesson .changed")
+        .class_list()
+        .contains("hidden"));
+    click(&root, "button.remove").await;
+    assert!(!find(&root, "article.lesson .changed")
+        .class_list()
+        .contains("hidden"));
+    click(&root, "article.lesson button.reopen").await;
+    assert_eq!(lanes(&root).len(), 5);
+    // Closing leaves the setup and shows the catalog again.
+    click(&root, "article.lesson button.close").await;
+    assert!(root.query_selector("article.lesson").unwrap().is_none());
+    assert_eq!(lanes(&root).len(), 5);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_hostile_lesson_is_a_notice_and_opens_nothing() {
+    provide_texts(Lang::En, Texts::parse(EN).unwrap());
+    let root = fresh_root();
+    page(
+        &root,
+        "lesson=%3Cimg%20src%3Dx%20onerror%3D%22window.__ratelab_pwned%3D1%22%3E&step=%3Cb%3E2",
+    );
+    for _ in 0..5 {
+        settle().await;
+    }
+    assert!(root.query_selector("img").unwrap().is_none());
+    assert!(root.query_selector("b").unwrap().is_none());
+    assert!(root.query_selector("article.lesson").unwrap().is_none());
+    let notices: Vec<String> = all(&root, ".notices li")
+        .iter()
+        .map(|n| n.text_content().unwrap_or_default())
+        .collect();
+    assert_eq!(notices.len(), 2, "{notices:?}");
+    assert!(
+        // The value as written, shortened to 40 characters, as every field's.
+        notices[0].starts_with(
+            "lesson=<img src=x onerror=\"window.__ratelab_pwn…: unknown lesson (expected one of edge,"
+        ),
+        "{notices:?}"
+    );
+    assert_eq!(notices[1], "step=<b>2: only with a lesson; ignored");
+    let pwned = js_sys::Reflect::get(&js_sys::global(), &"__ratelab_pwned".into()).unwrap();
+    assert_eq!(pwned, JsValue::UNDEFINED);
+    // The page still works: the default scenario's lanes, the catalog.
+    assert!(!lanes(&root).is_empty());
+    wait_for(&root, ".catalog button[data-lesson=\"edge\"]").await;
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn texts_that_cannot_be_fetched_are_a_one_line_error() {
+    // The test runner serves no `lessons/vi.txt` (and none is given).
+    let root = fresh_root();
+    page(&root, "lang=vi&lesson=float");
+    let error = wait_for(&root, ".lessons .error").await;
+    let text = error.text_content().unwrap();
+    assert!(text.contains("lessons/vi.txt"), "{text}");
+    assert!(!text.contains('\n'), "{text}");
+    // The lesson's setup still opened.
+    assert_eq!(lanes(&root), ["token_bucket_f64", "token_bucket", "gcra"]);
+    root.remove();
+}

@@ -1,0 +1,142 @@
+// End-to-end: the learner's path. Every step of every lesson, walked with "Next →"
+// from the first, in English and Vietnamese; each shows the same title, texts and
+// numbers as `ratelab lessons --json` (the command line runs the same engine on the
+// same setups), and the page's link names the step's setup, moment and lesson.
+// Run by `cargo xtask test` (step e2e), which builds the command line and sets
+// RATELAB_CLI to it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dist, launch, open, serve } from './helpers.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const cli = process.env.RATELAB_CLI ?? join(here, '..', '..', 'target', 'debug', 'ratelab');
+
+/** `ratelab lessons --json --lang LANG`: every lesson's steps and numbers. */
+function lessons(lang) {
+  const out = execFileSync(cli, ['lessons', '--json', '--lang', lang], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  return JSON.parse(out);
+}
+
+let server;
+let browser;
+let url;
+
+before(async () => {
+  server = await serve(dist);
+  url = `http://127.0.0.1:${server.address().port}/`;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((ok) => (server ? server.close(ok) : ok()));
+});
+
+/** What the open step shows: its texts and each marked number. */
+function shown(page) {
+  return page.locator('article.lesson').evaluate((a) => ({
+    lesson: a.dataset.lesson,
+    step: Number(a.dataset.step),
+    title: a.querySelector('h3')?.textContent,
+    watch: a.querySelector('.watch')?.textContent,
+    proved: a.querySelector('.proved')?.textContent,
+    facts: [...a.querySelectorAll('.proved strong.fact, .watch strong.fact')].map((f) => [
+      f.dataset.fact,
+      f.textContent,
+    ]),
+  }));
+}
+
+async function walk(t, lang) {
+  const expected = lessons(lang);
+  assert.ok(expected.length >= 16, `${expected.length} lessons`);
+  const first = expected[0].id;
+  const page = await open(t, browser, `${url}?lesson=${first}&lang=${lang}`, {
+    reducedMotion: 'reduce',
+  });
+  let n = 0;
+  for (const [li, lesson] of expected.entries()) {
+    for (const [si, step] of lesson.steps.entries()) {
+      if (n > 0) await page.locator('article.lesson nav button.next').click();
+      n += 1;
+      const here = page.locator(`article.lesson[data-lesson="${lesson.id}"][data-step="${si}"]`);
+      // Lab D's step runs the judged sweep: a few seconds in wasm.
+      await here.locator('.proved').waitFor({ timeout: 120_000 });
+      const s = await shown(page);
+      const where = `${lang} ${lesson.id} step ${si}`;
+      assert.equal(s.title, step.title, where);
+      assert.equal(s.watch, step.watch, where);
+      assert.equal(s.proved, step.proved, where);
+      assert.ok(s.facts.length > 0, `${where}: no marked numbers`);
+      const facts = new Map(step.facts);
+      for (const [name, value] of s.facts) {
+        assert.equal(value, facts.get(name), `${where}: {${name}}`);
+      }
+      // The clock stops at the step's moment, which is inside the run (the sim
+      // crate's tests check every step's against the run's end); the link then
+      // names the step's setup, the moment and the lesson.
+      await page.locator('button.play[aria-pressed="false"]').waitFor();
+      const clock = page.locator('input[name="clock"]');
+      const end = Number(await clock.evaluate((c) => c.max));
+      assert.ok(step.play_to_ms <= end, `${where}: moment ${step.play_to_ms} past the end ${end}`);
+      assert.equal(Number(await clock.inputValue()), step.play_to_ms, where);
+      const want = new URLSearchParams(step.query);
+      await page.waitForFunction(
+        ([q, lesson, stepNo]) => {
+          const have = new URLSearchParams(location.search);
+          for (const [k, v] of new URLSearchParams(q)) if (have.get(k) !== v) return false;
+          return have.get('lesson') === lesson && (have.get('step') ?? '1') === String(stepNo);
+        },
+        [want.toString(), lesson.id, si + 1],
+      );
+      assert.ok(want.get('scenario'), where);
+      if (li === expected.length - 1 && si === lesson.steps.length - 1) {
+        assert.equal(await page.locator('article.lesson nav button.next').isDisabled(), true);
+      }
+    }
+  }
+  // "← Previous" walks back into the previous lesson's last step.
+  await page.locator('article.lesson nav button.prev').click();
+  const last = expected.at(-2);
+  await page
+    .locator(`article.lesson[data-lesson="${last.id}"][data-step="${last.steps.length - 1}"]`)
+    .waitFor();
+}
+
+test('every lesson shows the command line\'s numbers (English)', async (t) => {
+  await walk(t, 'en');
+});
+
+test('every lesson shows the command line\'s numbers (Vietnamese)', async (t) => {
+  await walk(t, 'vi');
+});
+
+test('a link opens a lesson step; a hostile lesson= is a one-line notice', async (t) => {
+  const page = await open(t, browser, `${url}?lesson=golden&step=4`);
+  await page.locator('article.lesson[data-lesson="golden"][data-step="3"] .proved').waitFor();
+  assert.equal(await page.locator('.notices').count(), 0);
+  const bad = await open(
+    t,
+    browser,
+    `${url}?lesson=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&step=%0A2&limit=3`,
+  );
+  const notice = bad.locator('.notices li');
+  await notice.first().waitFor();
+  const texts = await notice.allTextContents();
+  assert.equal(texts.length, 2, JSON.stringify(texts));
+  assert.match(texts[0], /^lesson=<img src=x onerror=alert\(1\)>: unknown lesson \(expected one of edge, /);
+  assert.match(texts[1], /^step=\\n2: only with a lesson; ignored$/);
+  assert.equal(await bad.locator('img').count(), 0);
+  assert.equal(await bad.locator('article.lesson').count(), 0);
+  // The rest of the link still opens; the catalog is there to choose from.
+  await bad.waitForFunction(() => new URLSearchParams(location.search).get('limit') === '3');
+  await bad.locator('.catalog button[data-lesson="edge"]').waitFor();
+  await bad.locator('.catalog button[data-lesson="edge"]').click();
+  await bad.locator('article.lesson[data-lesson="edge"] .proved strong.fact').first().waitFor();
+});
