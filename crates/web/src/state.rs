@@ -133,6 +133,9 @@ pub enum Field {
     Period,
     /// Lane `j`'s own parameter.
     Lane(usize, LaneField),
+    /// A knob of the `service` scenario, by its link key (one of
+    /// [`share::FORM_KNOBS`]), set from text as a link writes it.
+    Knob(&'static str),
 }
 
 /// Where an inline error is shown.
@@ -482,6 +485,11 @@ impl Playground {
     /// field's inline error.
     fn edit(&mut self, field: Field, text: &str) {
         let r = match field {
+            Field::Knob(key) => {
+                let mut next = self.setup().clone();
+                next.set_service_knob(key, text)
+                    .and_then(|()| self.change(|s| *s = next))
+            }
             Field::Limit => parse_count(text, MAX_COUNT).and_then(|n| {
                 self.change(|s| {
                     let p = s.budget().1;

@@ -73,6 +73,7 @@ pub use values::{
     format_duration, format_requests, format_speed, parse_count, parse_duration, parse_requests,
     parse_speed,
 };
+pub use service::FORM_KNOBS;
 pub use write::{to_query, write_link, Written};
 
 /// The most lanes a playground shows at once.

@@ -17,7 +17,9 @@
 //! The clients, their load, the duration and the seed are the keys every seeded
 //! scenario has (`clients`, `load`, `duration`, `seed`).
 
-use super::values::{at_most, format_duration, parse_count, parse_duration, positive};
+use super::values::{
+    at_most, format_duration, format_load, parse_count, parse_duration, parse_load, positive,
+};
 use super::Setup;
 use crate::scenario::ScenarioId;
 use crate::service::{
@@ -25,7 +27,7 @@ use crate::service::{
     MAX_INSTANCES, MAX_NOISY, MAX_OUTAGES, RETRY_IDS,
 };
 use crate::stream::MAX_TIME_MS;
-use ratelab_core::MAX_COUNT;
+use ratelab_core::{MAX_COUNT, MAX_PERIOD_MS};
 
 /// The knobs of `setup`, or why a knob is not used.
 pub(super) fn knobs(setup: &mut Setup) -> Result<&mut ServiceSetup, String> {
@@ -175,12 +177,7 @@ pub(super) fn write(s: &ServiceSetup) -> Vec<(&'static str, String)> {
         out.push(("store", name(&STORES, s.store)));
     }
     if !s.outages.is_empty() {
-        let spans: Vec<String> = s
-            .outages
-            .iter()
-            .map(|o| format!("{}-{}", format_duration(o.from_ms), format_duration(o.to_ms)))
-            .collect();
-        out.push(("outage", spans.join(",")));
+        out.push(("outage", outages_text(&s.outages)));
     }
     if s.on_outage != d.on_outage {
         out.push(("on_outage", s.on_outage.id().to_string()));
@@ -189,4 +186,85 @@ pub(super) fn write(s: &ServiceSetup) -> Vec<(&'static str, String)> {
         out.push(("fallback", f.to_string()));
     }
     out
+}
+
+/// The knobs the playground's "clients and service" form sets, by link key: the
+/// `service` scenario's own ([`KNOBS`]) and the seeded scenarios' `clients`,
+/// `load` and `duration`.
+pub const FORM_KNOBS: [&str; 14] = [
+    "clients",
+    "load",
+    "duration",
+    "noisy",
+    "retry",
+    "backoff",
+    "attempts",
+    "key",
+    "instances",
+    "balance",
+    "store",
+    "outage",
+    "on_outage",
+    "fallback",
+];
+
+impl Setup {
+    /// Sets knob `key` (one of [`FORM_KNOBS`]) of the `service` scenario from `text`
+    /// as a link writes it, with the link's message when it is refused (the setup
+    /// is then unchanged). Whether the engine accepts the whole service is
+    /// [`Setup::to_config`]'s to say.
+    pub fn set_service_knob(&mut self, key: &str, text: &str) -> Result<(), String> {
+        let mut next = self.clone();
+        knobs(&mut next)?;
+        match key {
+            "clients" => {
+                let n = parse_count(text, MAX_CLIENTS as u64).and_then(positive)?;
+                next.clients = Some(n as u32);
+            }
+            "load" => next.load_permille = Some(parse_load(text)?),
+            "duration" => {
+                next.duration_ms = Some(at_most(positive(parse_duration(text)?)?, MAX_PERIOD_MS)?)
+            }
+            _ => read(&mut next.service, key, text)?,
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// Knob `key` (one of [`FORM_KNOBS`]) as a link writes it, the default when it
+    /// is not set (`None` for a key that is not a knob).
+    pub fn service_knob(&self, key: &str) -> Option<String> {
+        use crate::service::{SERVICE_CLIENTS, SERVICE_DURATION_MS, SERVICE_LOAD_PERMILLE};
+        let s = &self.service;
+        let retry = s.retry_policy();
+        Some(match key {
+            "clients" => self.clients.unwrap_or(SERVICE_CLIENTS).to_string(),
+            "load" => format_load(self.load_permille.unwrap_or(SERVICE_LOAD_PERMILLE)),
+            "duration" => format_duration(self.duration_ms.unwrap_or(SERVICE_DURATION_MS)),
+            "noisy" => s.noisy.to_string(),
+            "retry" => s.retry.to_string(),
+            "backoff" => format_duration(s.backoff_ms.unwrap_or(match s.retry {
+                "retry_after" => 0,
+                _ => 1_000,
+            })),
+            "attempts" => retry.max_attempts.to_string(),
+            "key" => name(&KEYS, s.key),
+            "instances" => s.instances.to_string(),
+            "balance" => name(&BALANCING, s.balancing),
+            "store" => name(&STORES, s.store),
+            "outage" => outages_text(&s.outages),
+            "on_outage" => s.on_outage.id().to_string(),
+            "fallback" => s.fallback_limit.map(|f| f.to_string()).unwrap_or_default(),
+            _ => return None,
+        })
+    }
+}
+
+/// Outage spans as a link writes them: `20s-40s,50s-55s`.
+fn outages_text(spans: &[Span]) -> String {
+    let spans: Vec<String> = spans
+        .iter()
+        .map(|o| format!("{}-{}", format_duration(o.from_ms), format_duration(o.to_ms)))
+        .collect();
+    spans.join(",")
 }

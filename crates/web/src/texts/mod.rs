@@ -17,6 +17,7 @@ pub mod lanes;
 pub mod page;
 pub mod production;
 pub mod scenarios;
+pub mod service;
 pub mod setup;
 pub mod sweep;
 pub mod trace;

@@ -15,6 +15,7 @@ pub mod keys;
 pub mod lanes;
 pub mod live;
 pub mod notices;
+pub mod service;
 pub mod setup;
 pub mod trace;
 pub mod url;
@@ -94,6 +95,7 @@ pub fn App(
     url::keep(ctx, root);
     clock::run_while_playing(ctx);
     let (compact, embed) = (ctx.compact, ctx.embed);
+    let service_run = Memo::new(move |_| ctx.run.with(|s| s.sim.services.is_some()));
     if !embed {
         keys::on_page(ctx);
     }
@@ -115,11 +117,16 @@ pub fn App(
             {(!compact).then(header::Header)}
             <notices::Notices />
             {(!compact).then(setup::Setup)}
-            <controls::Controls />
-            <live::Live />
-            <lanes::Lanes />
-            <yardstick::Yardstick />
-            {(!compact).then(trace::Trace)}
+            // A service run has no limiter lanes: its lanes are services, and the
+            // service view shows them whole (no clock).
+            <Show when=move || !service_run.get()>
+                <controls::Controls />
+                <live::Live />
+                <lanes::Lanes />
+                <yardstick::Yardstick />
+                {(!compact).then(trace::Trace)}
+            </Show>
+            <service::Services />
         </div>
     })
 }

@@ -25,6 +25,7 @@ pub fn Setup() -> impl IntoView {
                 <budget::Budget />
             </div>
             <scenario::ScenarioNote />
+            <crate::view::service::knobs::Knobs />
             <lanes::LaneList />
             <custom::CustomRequests />
             <sweep::SweepPanel />

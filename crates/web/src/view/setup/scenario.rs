@@ -14,10 +14,11 @@ pub fn ScenarioPicker() -> impl IntoView {
     let ctx = use_ctx();
     let current = Memo::new(move |_| ctx.run.with(|s| s.setup.scenario));
     let error = ctx.error(Place::Scenario);
-    // The service scenarios are not offered: the page has no view of a service
-    // run yet, and its bundle leaves the service model out (README, "The
-    // JavaScript API").
-    let offered = ScenarioId::ALL.into_iter().filter(|id| !id.is_service());
+    // The service scenarios only in a build with the service model (the web
+    // crate's `services` feature; README, "The service view").
+    let offered = ScenarioId::ALL
+        .into_iter()
+        .filter(|id| cfg!(feature = "services") || !id.is_service());
     let options: Vec<_> = offered
         .map(|id| {
             let title = Signal::derive(move || scenario_text(id).get(ctx.lang.get()).title);
