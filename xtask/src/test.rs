@@ -14,6 +14,11 @@ use crate::util::{self, run, Ctx, Result};
 /// same digest as natively) and `portable` test (output bytes).
 pub const WASM_TEST_CRATES: &[&str] = &["ratelab-web", "ratelab-sim"];
 
+/// The crates whose browser tests also run with a feature on: the web crate with
+/// the service model and its view (`services`), which the page's bundle leaves
+/// out for its size budget (README, "The service view").
+pub const WASM_FEATURE_RUNS: &[(&str, &str)] = &[("ratelab-web", "services")];
+
 /// The product's target for the page (wasm + JS + CSS), gzipped, in bytes: 150 KB.
 /// Missed (see README, "Benchmarks"): `cargo xtask bench` reports against it.
 pub const BUNDLE_TARGET_GZIP: u64 = 150_000;
@@ -175,18 +180,14 @@ fn run_step(ctx: &Ctx, tools: &Tools, opts: &Options, step: Step) -> Result {
                 "-D",
                 "warnings",
             ]))?;
-            for krate in WASM_TEST_CRATES {
-                run(ctx.cargo().args([
-                    "clippy",
-                    "-p",
-                    krate,
-                    "--target",
-                    "wasm32-unknown-unknown",
-                    "--all-targets",
-                    "--",
-                    "-D",
-                    "warnings",
-                ]))?;
+            let plain = WASM_TEST_CRATES.iter().map(|&k| (k, ""));
+            for (krate, features) in plain.chain(WASM_FEATURE_RUNS.iter().copied()) {
+                let mut cmd = ctx.cargo();
+                cmd.args(["clippy", "-p", krate, "--target", "wasm32-unknown-unknown"]);
+                if !features.is_empty() {
+                    cmd.args(["--features", features]);
+                }
+                run(cmd.args(["--all-targets", "--", "-D", "warnings"]))?;
             }
             // The core promises `no_std` + `alloc`: build it for a target that has
             // no std at all, so a stray `std::` cannot slip in unnoticed.
@@ -199,7 +200,14 @@ fn run_step(ctx: &Ctx, tools: &Tools, opts: &Options, step: Step) -> Result {
             ]))
         }
         Step::Types => types(ctx),
-        Step::Native => run(ctx.cargo().args(["test", "--workspace"])),
+        Step::Native => {
+            run(ctx.cargo().args(["test", "--workspace"]))?;
+            // The page's plain-Rust model with the service view (its knobs).
+            for &(krate, features) in WASM_FEATURE_RUNS {
+                run(ctx.cargo().args(["test", "-p", krate, "--features", features, "--lib"]))?;
+            }
+            Ok(())
+        }
         Step::Wasm => wasm_tests(ctx, tools, &opts.browsers),
         Step::Build => run(ctx.cmd("trunk").args(["build", "--release"])),
         Step::Size => bundle_size(&ctx.root.join("dist")),
@@ -238,7 +246,8 @@ fn types(ctx: &Ctx) -> Result {
 fn wasm_tests(ctx: &Ctx, tools: &Tools, browsers: &[Browser]) -> Result {
     // One file of capabilities for both browsers; each driver reads its own section.
     let webdriver_json = ctx.root.join("crates/web/webdriver.json");
-    for krate in WASM_TEST_CRATES {
+    let plain = WASM_TEST_CRATES.iter().map(|&k| (k, ""));
+    for (krate, features) in plain.chain(WASM_FEATURE_RUNS.iter().copied()) {
         for &browser in browsers {
             let mut cmd = ctx.cargo();
             // --tests: doctests are compiled and run natively by the `native` step.
@@ -249,7 +258,11 @@ fn wasm_tests(ctx: &Ctx, tools: &Tools, browsers: &[Browser]) -> Result {
                 "-p",
                 krate,
                 "--tests",
-            ])
+            ]);
+            if !features.is_empty() {
+                cmd.args(["--features", features]);
+            }
+            cmd
             .env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", &webdriver_json)
             // Slow first starts on a busy 2-core machine.
             .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60")
@@ -280,7 +293,7 @@ fn wasm_tests(ctx: &Ctx, tools: &Tools, browsers: &[Browser]) -> Result {
                 .as_ref()
                 .ok_or_else(|| format!("no {} found (cargo xtask setup)", driver.2))?;
             cmd.env(driver.0, path);
-            println!("--- {krate} in {browser:?}");
+            println!("--- {krate} {features} in {browser:?}");
             run(&mut cmd)?;
         }
     }

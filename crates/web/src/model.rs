@@ -204,7 +204,9 @@ impl Sim {
             Some(specs) if cfg!(feature = "services") => {
                 Some(ServiceTimeline::new(specs).map_err(String::from)?)
             }
-            _ => None,
+            // (A simulator built with the model under a page built without it.)
+            Some(_) => return Err("this build of the page leaves the service view out".into()),
+            None => None,
         };
         Ok(Sim {
             config,

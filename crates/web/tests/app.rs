@@ -11,6 +11,9 @@ mod api;
 mod components;
 #[path = "app/hostile.rs"]
 mod hostile;
+#[cfg(feature = "services")]
+#[path = "app/service.rs"]
+mod service;
 
 use leptos::task::tick;
 use ratelab_web::api::{mount, scenarios, simulate, Playground};

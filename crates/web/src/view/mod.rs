@@ -15,6 +15,7 @@ pub mod keys;
 pub mod lanes;
 pub mod live;
 pub mod notices;
+#[cfg(feature = "services")]
 pub mod service;
 pub mod setup;
 pub mod trace;
@@ -95,7 +96,6 @@ pub fn App(
     url::keep(ctx, root);
     clock::run_while_playing(ctx);
     let (compact, embed) = (ctx.compact, ctx.embed);
-    let service_run = Memo::new(move |_| ctx.run.with(|s| s.sim.services.is_some()));
     if !embed {
         keys::on_page(ctx);
     }
@@ -117,16 +117,44 @@ pub fn App(
             {(!compact).then(header::Header)}
             <notices::Notices />
             {(!compact).then(setup::Setup)}
-            // A service run has no limiter lanes: its lanes are services, and the
-            // service view shows them whole (no clock).
-            <Show when=move || !service_run.get()>
-                <controls::Controls />
-                <live::Live />
-                <lanes::Lanes />
-                <yardstick::Yardstick />
-                {(!compact).then(trace::Trace)}
-            </Show>
-            <service::Services />
+            {limiters_or_services(ctx, compact)}
         </div>
     })
+}
+
+/// The limiters' part of the page: the clock, the lanes, the yardstick, the trace.
+fn limiters(compact: bool) -> impl IntoView {
+    view! {
+        <controls::Controls />
+        <live::Live />
+        <lanes::Lanes />
+        <yardstick::Yardstick />
+        {(!compact).then(trace::Trace)}
+    }
+}
+
+/// The limiters' part, or for a service run (no limiter lanes: its lanes are
+/// services, shown whole, with no clock) the service view.
+#[cfg(feature = "services")]
+fn limiters_or_services(ctx: Ctx, compact: bool) -> impl IntoView {
+    let service_run = Memo::new(move |_| ctx.run.with(|s| s.sim.services.is_some()));
+    view! {
+        <Show when=move || !service_run.get()>{limiters(compact)}</Show>
+        <service::Services />
+    }
+}
+
+/// A build without the service model (the page's bundle, for its size budget)
+/// links none of the service view.
+#[cfg(not(feature = "services"))]
+fn limiters_or_services(_: Ctx, compact: bool) -> impl IntoView {
+    limiters(compact)
+}
+
+/// The `service` scenario's part of the setup, in a build with the service model.
+pub fn service_knobs() -> impl IntoView {
+    #[cfg(feature = "services")]
+    return service::knobs::Knobs();
+    #[cfg(not(feature = "services"))]
+    return ();
 }

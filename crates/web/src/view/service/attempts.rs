@@ -46,6 +46,12 @@ pub fn Attempts(
                 .collect_view()
         })
     };
+    // As tall as the names beside it (16 px a row, the stylesheet's line height),
+    // set through the CSSOM so that a strict CSP allows it.
+    let height = move || {
+        let rows = drawn.with(|(_, names)| names.len().clamp(1, MAX_ROWS));
+        format!("{}px", rows * 16)
+    };
     view! {
         <figure class="attempts-strip">
             <figcaption>
@@ -53,7 +59,11 @@ pub fn Attempts(
             </figcaption>
             <div class="strip">
                 <ol class="rows">{rows}</ol>
-                <div class="chart" inner_html=move || drawn.with(|(svg, _)| svg.markup())></div>
+                <div
+                    class="chart"
+                    style:height=height
+                    inner_html=move || drawn.with(|(svg, _)| svg.markup())
+                ></div>
             </div>
             <p class="help">{text(&SERVICE, |t| t.attempts_help)}</p>
         </figure>

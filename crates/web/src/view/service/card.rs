@@ -24,7 +24,7 @@ pub fn ServiceCard(
         })
     });
     view! {
-        <article class="service" data-lane=lane>
+        <article class="service" data-service=lane>
             <h3>{name}</h3>
             <summary::Summary lane />
             <chart::PerSecondChart lane />

@@ -25,7 +25,7 @@ pub fn Setup() -> impl IntoView {
                 <budget::Budget />
             </div>
             <scenario::ScenarioNote />
-            <crate::view::service::knobs::Knobs />
+            {crate::view::service_knobs()}
             <lanes::LaneList />
             <custom::CustomRequests />
             <sweep::SweepPanel />
