@@ -204,7 +204,9 @@ fn run_step(ctx: &Ctx, tools: &Tools, opts: &Options, step: Step) -> Result {
             run(ctx.cargo().args(["test", "--workspace"]))?;
             // The page's plain-Rust model with the service view (its knobs).
             for &(krate, features) in WASM_FEATURE_RUNS {
-                run(ctx.cargo().args(["test", "-p", krate, "--features", features, "--lib"]))?;
+                run(ctx
+                    .cargo()
+                    .args(["test", "-p", krate, "--features", features, "--lib"]))?;
             }
             Ok(())
         }
@@ -262,11 +264,10 @@ fn wasm_tests(ctx: &Ctx, tools: &Tools, browsers: &[Browser]) -> Result {
             if !features.is_empty() {
                 cmd.args(["--features", features]);
             }
-            cmd
-            .env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", &webdriver_json)
-            // Slow first starts on a busy 2-core machine.
-            .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60")
-            .env("WASM_BINDGEN_TEST_TIMEOUT", "120");
+            cmd.env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", &webdriver_json)
+                // Slow first starts on a busy 2-core machine.
+                .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "60")
+                .env("WASM_BINDGEN_TEST_TIMEOUT", "120");
             // The runner takes the first driver it finds (geckodriver before
             // chromedriver): name exactly one and hide the others.
             for var in [

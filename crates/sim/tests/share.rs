@@ -112,14 +112,16 @@ fn a_service_link_runs_the_service_it_describes() {
     // One shared store: the limit holds.
     let (shared, _) = parse(&format!("{q}&store=shared"));
     let report = run(&shared.setup.to_config().unwrap()).unwrap();
-    assert_eq!(report.services.unwrap()[0].yardstick.clients[0].max_in_1s, 10);
+    assert_eq!(
+        report.services.unwrap()[0].yardstick.clients[0].max_in_1s,
+        10
+    );
 }
 
 #[test]
 fn service_knobs_that_cannot_be_used_fall_back_with_a_notice() {
-    let reason = |q: &str| -> Vec<String> {
-        parse(q).1.into_iter().map(|n| n.to_string()).collect()
-    };
+    let reason =
+        |q: &str| -> Vec<String> { parse(q).1.into_iter().map(|n| n.to_string()).collect() };
     assert_eq!(
         reason("scenario=golden&retry=fixed"),
         vec!["retry=fixed: only scenario \"service\" takes it (not \"golden\"); ignored"]

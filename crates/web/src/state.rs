@@ -661,14 +661,26 @@ mod tests {
     fn service_knobs_rerun_the_service_or_say_why() {
         let mut p = page("scenario=service&limiters=sliding_log");
         let knob = |k| Place::Field(Field::Knob(k));
-        for (k, v) in [("instances", "3"), ("store", "local"), ("noisy", "8"), ("retry", "none")] {
+        for (k, v) in [
+            ("instances", "3"),
+            ("store", "local"),
+            ("noisy", "8"),
+            ("retry", "none"),
+        ] {
             p.apply(Action::Edit(Field::Knob(k), v.into()));
             assert_eq!(p.error(knob(k)), None, "{k}={v}");
         }
         let q = p.query();
-        assert!(q.contains("instances=3") && q.contains("store=local"), "{q}");
+        assert!(
+            q.contains("instances=3") && q.contains("store=local"),
+            "{q}"
+        );
         let yardstick = |p: &Playground| {
-            let t = p.sim().services.as_ref().and_then(|t| t.yardstick(0).cloned());
+            let t = p
+                .sim()
+                .services
+                .as_ref()
+                .and_then(|t| t.yardstick(0).cloned());
             t.unwrap_or_else(|| panic!("a service run"))
         };
         // Three instances counting on their own let the noisy client through at
@@ -677,10 +689,16 @@ mod tests {
         assert_eq!(y.clients[0].max_in_1s, 30);
         // A refused value keeps the service and says why where it was typed.
         p.apply(Action::Edit(Field::Knob("outage"), "40s-20s".into()));
-        assert_eq!(p.error(knob("outage")), Some("40s-20s ends before it starts"));
+        assert_eq!(
+            p.error(knob("outage")),
+            Some("40s-20s ends before it starts")
+        );
         assert_eq!(yardstick(&p), y);
         p.apply(Action::Edit(Field::Knob("attempts"), "21".into()));
-        assert_eq!(p.error(knob("attempts")), Some("21 is too large (at most 20)"));
+        assert_eq!(
+            p.error(knob("attempts")),
+            Some("21 is too large (at most 20)")
+        );
         // Another scenario has no knobs.
         let mut g = page("");
         g.apply(Action::Edit(Field::Knob("retry"), "fixed".into()));

@@ -51,5 +51,8 @@ fn the_service_fixture_is_current_and_matches_its_link() {
     let (state, notices) = parse("scenario=retry-storm");
     assert!(notices.is_empty(), "{notices:?}");
     let from_link = state.setup.to_config().unwrap();
-    assert_eq!(from_link.services, Config::from_json(input).unwrap().services);
+    assert_eq!(
+        from_link.services,
+        Config::from_json(input).unwrap().services
+    );
 }

@@ -55,8 +55,8 @@ pub use metrics::{
 };
 pub use scenarios::service_scenario;
 pub use setup::{
-    Demands, OutagePolicy, ServiceSetup, MAX_NOISY, RETRY_IDS, SERVICE_CLIENTS, SERVICE_DURATION_MS,
-    SERVICE_LOAD_PERMILLE,
+    Demands, OutagePolicy, ServiceSetup, MAX_NOISY, RETRY_IDS, SERVICE_CLIENTS,
+    SERVICE_DURATION_MS, SERVICE_LOAD_PERMILLE,
 };
 pub use spec::{
     Backoff, Balancing, ClientSpec, Demand, KeyMode, LimitSpec, OnOutage, RetryPolicy, Route,

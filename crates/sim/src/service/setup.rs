@@ -12,8 +12,8 @@ use crate::config::LaneSpec;
 use crate::error::SimError;
 
 use super::spec::{
-    Backoff, Balancing, ClientSpec, Demand, KeyMode, LimitSpec, OnOutage, RetryPolicy,
-    ServiceSpec, Span, Store,
+    Backoff, Balancing, ClientSpec, Demand, KeyMode, LimitSpec, OnOutage, RetryPolicy, ServiceSpec,
+    Span, Store,
 };
 
 /// The most a noisy client's demand is multiplied by.
@@ -175,9 +175,8 @@ impl ServiceSetup {
         let clients = (0..d.clients)
             .map(|c| {
                 let times = if c == 0 { u64::from(self.noisy) } else { 1 };
-                let per_thousand = u128::from(p.limit)
-                    * u128::from(d.load_permille)
-                    * u128::from(times);
+                let per_thousand =
+                    u128::from(p.limit) * u128::from(d.load_permille) * u128::from(times);
                 ClientSpec::new(
                     format!("client-{c}"),
                     poisson(per_thousand, u128::from(p.period_ms) * 1_000),

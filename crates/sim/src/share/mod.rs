@@ -69,11 +69,11 @@ use crate::timeline::TimelineLimits;
 
 pub use encoding::{decode, encode, pairs};
 pub use parse::{parse, parse_pairs};
+pub use service::FORM_KNOBS;
 pub use values::{
     format_duration, format_requests, format_speed, parse_count, parse_duration, parse_requests,
     parse_speed,
 };
-pub use service::FORM_KNOBS;
 pub use write::{to_query, write_link, Written};
 
 /// The most lanes a playground shows at once.

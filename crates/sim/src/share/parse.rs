@@ -13,11 +13,11 @@
 use ratelab_core::{Algorithm, Params, MAX_COUNT, MAX_PERIOD_MS};
 
 use super::encoding::{decode, pairs};
+use super::service::{self as knobs, KNOBS};
 use super::values::{
     at_most, format_duration, optional_count, parse_bool, parse_count, parse_duration, parse_load,
     parse_requests, parse_speed, positive, shorten,
 };
-use super::service::{self as knobs, KNOBS};
 use super::write::reference_lanes;
 use super::{normalise_ids, Link, Notice, Setup, View, LANGS, MAX_PLAYGROUND_LANES};
 use crate::config::LaneSpec;
@@ -76,8 +76,9 @@ pub fn parse_pairs(pairs: &[(String, String)]) -> (Link, Vec<Notice>) {
                 .find(|(names, _)| names.contains(&key.as_str()))
             {
                 Some((_, handler)) => handler(&mut p, &given),
-                None if KNOBS.contains(&key.as_str()) => knobs::knobs(&mut p.link.setup)
-                    .and_then(|s| knobs::read(s, key, given.text)),
+                None if KNOBS.contains(&key.as_str()) => {
+                    knobs::knobs(&mut p.link.setup).and_then(|s| knobs::read(s, key, given.text))
+                }
                 None => Err("unknown parameter; ignored".to_string()),
             },
         };

@@ -44,10 +44,14 @@ pub(super) fn knobs(setup: &mut Setup) -> Result<&mut ServiceSetup, String> {
 /// One of `names`, exactly (spaces around it aside).
 fn one_of<T: Copy>(text: &str, names: &[(&str, T)]) -> Result<T, String> {
     let t = text.trim();
-    names.iter().find(|(n, _)| *n == t).map(|(_, v)| *v).ok_or_else(|| {
-        let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
-        format!("must be one of {}", all.join(", "))
-    })
+    names
+        .iter()
+        .find(|(n, _)| *n == t)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| {
+            let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+            format!("must be one of {}", all.join(", "))
+        })
 }
 
 const KEYS: [(&str, KeyMode); 3] = [
@@ -264,7 +268,13 @@ impl Setup {
 fn outages_text(spans: &[Span]) -> String {
     let spans: Vec<String> = spans
         .iter()
-        .map(|o| format!("{}-{}", format_duration(o.from_ms), format_duration(o.to_ms)))
+        .map(|o| {
+            format!(
+                "{}-{}",
+                format_duration(o.from_ms),
+                format_duration(o.to_ms)
+            )
+        })
         .collect();
     spans.join(",")
 }

@@ -151,7 +151,11 @@ pub fn attempts_strip(attempts: &[(u64, &Attempt)], clients: usize, end_ms: u64)
                     (false, true) => "tick refused",
                     (false, false) => "tick closed",
                 };
-                let (top, bottom) = if a.attempt == 1 { (1, ROW - 1) } else { (3, ROW - 3) };
+                let (top, bottom) = if a.attempt == 1 {
+                    (1, ROW - 1)
+                } else {
+                    (3, ROW - 3)
+                };
                 let (x0, y0) = (x(a.t), y(a.client));
                 w.el("line")
                     .attr("class", class)
@@ -195,9 +199,18 @@ mod tests {
         let s = svg.as_str();
         // The tallest bar is the offered 8: second 1's refused part is 6/8 of the
         // height above its allowed 2/8.
-        assert!(s.contains(r#"<rect class="allowed" x="10" y="75" width="9" height="25"/>"#), "{s}");
-        assert!(s.contains(r#"<rect class="refused" x="10" y="0" width="9" height="75"/>"#), "{s}");
-        assert!(s.contains(r#"<path class="demand" d="M0 50H10L10 75H20""#), "{s}");
+        assert!(
+            s.contains(r#"<rect class="allowed" x="10" y="75" width="9" height="25"/>"#),
+            "{s}"
+        );
+        assert!(
+            s.contains(r#"<rect class="refused" x="10" y="0" width="9" height="75"/>"#),
+            "{s}"
+        );
+        assert!(
+            s.contains(r#"<path class="demand" d="M0 50H10L10 75H20""#),
+            "{s}"
+        );
     }
 
     #[test]

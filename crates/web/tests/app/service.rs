@@ -36,23 +36,41 @@ async fn a_service_scenario_shows_each_variants_numbers_from_the_engine() {
         assert_eq!(attr(card, "data-service"), j.to_string());
         assert_eq!(value(card, ".demand"), y.demand.to_string());
         assert_eq!(value(card, ".offered"), y.offered.to_string());
-        assert_eq!(value(card, ".amplification"), y.amplification_permille.to_string());
+        assert_eq!(
+            value(card, ".amplification"),
+            y.amplification_permille.to_string()
+        );
         assert_eq!(value(card, ".passed"), y.passed.to_string());
         assert_eq!(value(card, ".s429"), y.status_429.to_string());
         assert_eq!(value(card, ".gave-up"), y.goodput.gave_up.to_string());
-        assert_eq!(value(card, ".latency .p99"), y.latency_ms.p99.map(|v| v.to_string()).unwrap_or_default());
+        assert_eq!(
+            value(card, ".latency .p99"),
+            y.latency_ms.p99.map(|v| v.to_string()).unwrap_or_default()
+        );
         assert_eq!(value(card, ".max-in-1s"), y.max_in_1s.to_string());
         // A bar per second; one row of the per-client table per client.
-        assert_eq!(value(card, ".seconds"), y.per_second.offered.len().to_string());
+        assert_eq!(
+            value(card, ".seconds"),
+            y.per_second.offered.len().to_string()
+        );
         let rows = all(card, ".clients tbody tr");
         assert_eq!(rows.len(), y.clients.len());
         let c = &y.clients[0];
         assert_eq!(value(&rows[0], ".share"), c.share_permille.to_string());
-        assert_eq!(value(&rows[0], ".rate-429"), c.rate_429_permille.to_string());
+        assert_eq!(
+            value(&rows[0], ".rate-429"),
+            c.rate_429_permille.to_string()
+        );
         // Every attempt held is a tick, and each retry has its arc.
         let ticks = all(card, ".attempts .tick");
-        assert_eq!(ticks.len() as u64, run.retained(j).end - run.retained(j).start);
-        let retried = run.retained(j).filter(|&i| run.attempt(j, i).is_some_and(|a| a.retry.is_some())).count();
+        assert_eq!(
+            ticks.len() as u64,
+            run.retained(j).end - run.retained(j).start
+        );
+        let retried = run
+            .retained(j)
+            .filter(|&i| run.attempt(j, i).is_some_and(|a| a.retry.is_some()))
+            .count();
         let arcs = all(card, ".attempts .retry-link");
         assert_eq!(arcs.len(), usize::from(retried > 0));
         if retried > 0 {
@@ -68,14 +86,18 @@ async fn a_service_scenario_shows_each_variants_numbers_from_the_engine() {
 #[wasm_bindgen_test]
 async fn the_service_knobs_rerun_the_service_or_say_why() {
     let root = fresh_root();
-    let _p = mount_with(&root, &[("scenario", "service"), ("limiters", "sliding_log")]);
+    let _p = mount_with(
+        &root,
+        &[("scenario", "service"), ("limiters", "sliding_log")],
+    );
     settle().await;
     assert_eq!(all(&root, ".services article.service").len(), 1);
     change(&root, "service.instances", "3").await;
     change(&root, "service.store", "local").await;
     change(&root, "service.retry", "none").await;
     change(&root, "service.noisy", "8").await;
-    let run = engine("scenario=service&limiters=sliding_log&noisy=8&retry=none&instances=3&store=local");
+    let run =
+        engine("scenario=service&limiters=sliding_log&noisy=8&retry=none&instances=3&store=local");
     let y = run.yardstick(0).unwrap();
     // Three instances counting on their own let the noisy client through at three
     // times the limit.
@@ -86,7 +108,9 @@ async fn the_service_knobs_rerun_the_service_or_say_why() {
     // A refused value keeps the service and says why under the field.
     change(&root, "service.outage", "40s-20s").await;
     assert_eq!(
-        find(&root, "[name=\"service.outage\"] + .error").text_content().unwrap_or_default(),
+        find(&root, "[name=\"service.outage\"] + .error")
+            .text_content()
+            .unwrap_or_default(),
         "40s-20s ends before it starts"
     );
     assert_eq!(value(&card, ".offered"), y.offered.to_string());

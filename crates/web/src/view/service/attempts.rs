@@ -38,7 +38,11 @@ pub fn Attempts(
             let mut rows: Vec<String> = names.iter().take(MAX_ROWS).cloned().collect();
             if names.len() > MAX_ROWS {
                 if let Some(last) = rows.last_mut() {
-                    *last = format!("+{} {}", names.len() - (MAX_ROWS - 1), SERVICE.get(lang).others);
+                    *last = format!(
+                        "+{} {}",
+                        names.len() - (MAX_ROWS - 1),
+                        SERVICE.get(lang).others
+                    );
                 }
             }
             rows.into_iter()

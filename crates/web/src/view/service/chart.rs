@@ -25,7 +25,12 @@ pub fn PerSecondChart(
         y.with(|y| {
             y.as_ref().map_or(0, |y| {
                 let ps = &y.per_second;
-                ps.offered.iter().chain(&ps.demand).copied().max().unwrap_or(0)
+                ps.offered
+                    .iter()
+                    .chain(&ps.demand)
+                    .copied()
+                    .max()
+                    .unwrap_or(0)
             })
         })
     };

@@ -32,10 +32,7 @@ const BALANCE: Choices = &[
     ("round_robin", |t| t.balance_round_robin),
     ("random", |t| t.balance_random),
 ];
-const STORE: Choices = &[
-    ("shared", |t| t.store_shared),
-    ("local", |t| t.store_local),
-];
+const STORE: Choices = &[("shared", |t| t.store_shared), ("local", |t| t.store_local)];
 const ON_OUTAGE: Choices = &[
     ("fail_open", |t| t.outage_fail_open),
     ("fail_closed", |t| t.outage_fail_closed),
@@ -75,7 +72,10 @@ pub fn Knobs() -> impl IntoView {
 /// The knob's value as the setup has it (its default when not set).
 fn value_of(key: &'static str) -> Signal<String> {
     let ctx = use_ctx();
-    let v = Memo::new(move |_| ctx.run.with(|s| s.setup.service_knob(key).unwrap_or_default()));
+    let v = Memo::new(move |_| {
+        ctx.run
+            .with(|s| s.setup.service_knob(key).unwrap_or_default())
+    });
     Signal::derive(move || v.get())
 }
 
@@ -91,7 +91,11 @@ fn Knob(
 
 /// A knob chosen from a list.
 #[component]
-fn Choice(key: &'static str, label: fn(&KnobTexts) -> &'static str, choices: Choices) -> impl IntoView {
+fn Choice(
+    key: &'static str,
+    label: fn(&KnobTexts) -> &'static str,
+    choices: Choices,
+) -> impl IntoView {
     let ctx = use_ctx();
     let field = Field::Knob(key);
     let current = value_of(key);
