@@ -1,30 +1,33 @@
-// The service view of a built page against the command line: each card's numbers
-// must be the `ratelab simulate` report of the same scenario (the fixture
-// tests/e2e/fixtures/retry-storm.report.json; crates/web/tests/fixture.rs checks it
-// is current). A page built without the service model (the web crate's `services`
-// feature, off while the bundle has no room for it) does not offer the scenario:
-// the test then says so and is skipped.
-import { test, before, after } from 'node:test';
+// The service build (dist/service/: the page with the service model, README "The
+// service view") against the command line, and how the page without the model
+// hands a service scenario over to it.
+//
+// The report the cards are compared with is made here, by the command line
+// (`ratelab simulate`, built by `cargo test --workspace` before this step runs),
+// from the same scenario the link opens.
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { artifacts, dist, fixtures, launch, open, serve } from './helpers.mjs';
+import { spawnSync } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { artifacts, open, useDist } from './helpers.mjs';
 
-let server;
-let browser;
-let base;
+const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const site = useDist();
 let report;
 
-before(async () => {
-  server = await serve(dist);
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await launch();
-  report = JSON.parse(await readFile(join(fixtures, 'retry-storm.report.json'), 'utf8'));
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
+before(() => {
+  const cargo = process.env.CARGO ?? 'cargo';
+  const out = spawnSync(cargo, ['run', '--quiet', '-p', 'ratelab-cli', '--', 'simulate'], {
+    cwd: root,
+    input: '{"scenario": "retry-storm"}',
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  assert.equal(out.status, 0, `ratelab simulate failed: ${out.error ?? out.stderr}`);
+  report = JSON.parse(out.stdout);
+  assert.ok(report.services.length > 1, 'the retry storm has several variants');
 });
 
 /** Each card's numbers, from data-value. */
@@ -58,13 +61,8 @@ function cards(page) {
   );
 }
 
-test('the retry storm on the page is the command line\'s report', async (t) => {
-  const page = await open(t, browser, `${base}?scenario=retry-storm`);
-  const offered = await page.locator('select[name="scenario"] option[value="retry-storm"]').count();
-  if (offered === 0) {
-    t.skip('this page was built without the service model (web feature "services")');
-    return;
-  }
+test("the retry storm in the service build is the command line's report", async (t) => {
+  const page = await open(t, site.browser, `${site.base}service/?scenario=retry-storm`);
   await page.locator('.services article.service').first().waitFor();
   const got = await cards(page);
   const want = report.services.map((s) => {
@@ -93,4 +91,66 @@ test('the retry storm on the page is the command line\'s report', async (t) => {
   assert.ok(got[0].amplification_permille > got[got.length - 1].amplification_permille);
   await mkdir(artifacts, { recursive: true });
   await page.screenshot({ path: join(artifacts, 'service-retry-storm.png'), fullPage: true });
+});
+
+test('picking a service scenario on the page opens the service build, the link kept', async (t) => {
+  const page = await open(t, site.browser, `${site.base}?scenario=golden&lang=vi&speed=2`);
+  await page.locator('.lane').first().waitFor();
+  // The page without the model offers the service scenarios too.
+  await page.selectOption('select[name="scenario"]', 'noisy-neighbour');
+  await page.waitForURL(/\/service\/\?/);
+  await page.locator('.services article.service').first().waitFor();
+  const url = new URL(page.url());
+  assert.equal(url.pathname, '/service/');
+  assert.equal(url.searchParams.get('scenario'), 'noisy-neighbour');
+  assert.equal(url.searchParams.get('lang'), 'vi');
+  assert.equal(url.searchParams.get('speed'), '2');
+  assert.equal(await page.locator('.ratelab').first().getAttribute('lang'), 'vi');
+  // The service build opens every scenario: back to limiters, in place.
+  await page.selectOption('select[name="scenario"]', 'golden');
+  await page.locator('.lane').first().waitFor();
+  assert.equal(await page.locator('.services article.service').count(), 0);
+  assert.equal(new URL(page.url()).pathname, '/service/');
+});
+
+test('a link to the page with a service scenario lands in the service build with every setting', async (t) => {
+  const query = 'scenario=service&instances=3&store=local&limiters=sliding_log&lang=vi';
+  const page = await open(t, site.browser, `${site.base}?${query}#x`);
+  await page.waitForURL(/\/service\/\?/);
+  await page.locator('.services article.service').first().waitFor();
+  const url = new URL(page.url());
+  assert.equal(url.pathname, '/service/');
+  for (const [k, v] of new URLSearchParams(query)) assert.equal(url.searchParams.get(k), v, k);
+  assert.equal(await page.locator('.services article.service').count(), 1);
+  assert.equal(await page.locator('input[name="service.instances"]').inputValue(), '3');
+  assert.equal(await page.locator('input[name="service.store"], select[name="service.store"]').inputValue(), 'local');
+  assert.equal(await page.locator('.ratelab').first().getAttribute('lang'), 'vi');
+  assert.equal(await page.locator('.notices').count(), 0);
+});
+
+test('a hostile service link: one line per bad setting, the service with its defaults', async (t) => {
+  const bad = encodeURIComponent('<img src=x onerror=alert(1)>');
+  const page = await open(t, site.browser, `${site.base}?scenario=service&outage=${bad}&instances=999&retry=${bad}`);
+  await page.waitForURL(/\/service\/\?/);
+  await page.locator('.services article.service').first().waitFor();
+  const lines = await page.locator('.notices li').allTextContents();
+  assert.equal(lines.length, 3, lines.join('\n'));
+  for (const key of ['outage=', 'instances=999', 'retry=']) {
+    assert.ok(lines.some((l) => l.startsWith(key)), `a notice for ${key}: ${lines.join('\n')}`);
+  }
+  assert.ok(lines.every((l) => !l.includes('\n')), 'each notice is one line');
+  // The text is shown, never parsed: no element came from the link.
+  assert.equal(await page.locator('.ratelab img').count(), 0);
+  assert.equal(await page.locator('input[name="service.instances"]').inputValue(), '1');
+});
+
+test('the embed with a service scenario: one line with a link to the service build', async (t) => {
+  const page = await open(t, site.browser, `${site.base}embed.html?scenario=retry-storm&seed=7`);
+  const line = page.locator('.service-elsewhere');
+  await line.waitFor();
+  assert.equal(await line.locator('a').getAttribute('href'), `${site.base}service/?scenario=retry-storm&seed=7`);
+  // The embed stays where it is, with the scenario it can run under the line.
+  assert.equal(new URL(page.url()).pathname, '/embed.html');
+  assert.equal(await page.locator('.notices').count(), 0);
+  assert.equal(await page.locator('.services').count(), 0);
 });

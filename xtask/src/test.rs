@@ -36,6 +36,17 @@ pub const BUNDLE_TARGET_GZIP: u64 = 150_000;
 /// message.
 pub const BUNDLE_BUDGET_GZIP: u64 = 430_000;
 
+/// The service build: where it goes and the web crate's features it has. The page
+/// with the service model and its view, which the first-load bundle leaves out for
+/// its budget; a service scenario opens there (README, "The service view").
+pub const SERVICE_BUILD: (&str, &str) = ("dist/service", "services");
+
+/// The gzipped size the test command enforces for the service build, in bytes:
+/// it is only loaded when a service scenario opens, so its budget is looser, but
+/// it has one, so that it cannot grow unnoticed either (about 487 KB when it was
+/// set). Never raise it without a reason in the commit message.
+pub const SERVICE_BUNDLE_BUDGET_GZIP: u64 = 500_000;
+
 /// Chromium as root, with no network to talk to.
 pub const CHROMIUM_FLAGS: &[&str] = &[
     "--headless",
@@ -94,8 +105,8 @@ impl Step {
             }
             Step::Native => "native tests (cargo test --workspace)",
             Step::Wasm => "wasm-bindgen tests in headless browsers",
-            Step::Build => "trunk build --release (wasm-opt -Oz)",
-            Step::Size => "bundle size budget",
+            Step::Build => "trunk build --release (wasm-opt -Oz): the page, then the service build",
+            Step::Size => "bundle size budgets (the page; the service build)",
             Step::E2e => "end-to-end tests (node + playwright-core, headless Chromium)",
         }
     }
@@ -211,8 +222,32 @@ fn run_step(ctx: &Ctx, tools: &Tools, opts: &Options, step: Step) -> Result {
             Ok(())
         }
         Step::Wasm => wasm_tests(ctx, tools, &opts.browsers),
-        Step::Build => run(ctx.cmd("trunk").args(["build", "--release"])),
-        Step::Size => bundle_size(&ctx.root.join("dist")),
+        Step::Build => {
+            run(ctx.cmd("trunk").args(["build", "--release"]))?;
+            // The service build (README, "The service view"): the same page with
+            // the service model, in dist/service/ (after the page's build, which
+            // empties dist/). Its links are relative (`./style.css`), as the
+            // page's own modules are, so that it works in a subfolder.
+            run(ctx.cmd("trunk").args([
+                "build",
+                "--release",
+                "--features",
+                SERVICE_BUILD.1,
+                "--dist",
+                SERVICE_BUILD.0,
+                "--public-url",
+                "./",
+            ]))
+        }
+        Step::Size => {
+            bundle_size(&ctx.root.join("dist"), "the page", BUNDLE_BUDGET_GZIP)?;
+            println!();
+            bundle_size(
+                &ctx.root.join(SERVICE_BUILD.0),
+                "the service build (loaded when a service scenario opens)",
+                SERVICE_BUNDLE_BUDGET_GZIP,
+            )
+        }
         Step::E2e => e2e(ctx, tools),
     }
 }
@@ -342,8 +377,10 @@ pub fn bundle_files(dist: &Path) -> Result<Vec<BundleFile>> {
         .collect()
 }
 
-/// wasm + JS + CSS in dist/, raw and gzipped, against the budget.
-fn bundle_size(dist: &Path) -> Result {
+/// wasm + JS + CSS of one build (`dist`'s own files, not its subfolders), raw and
+/// gzipped, against `budget`.
+fn bundle_size(dist: &Path, what: &str, budget: u64) -> Result {
+    println!("  {what}: {}", dist.display());
     let (mut raw_total, mut gz_total) = (0, 0);
     let mut table = String::new();
     for f in bundle_files(dist)? {
@@ -355,16 +392,16 @@ fn bundle_size(dist: &Path) -> Result {
     print!("{table}");
     println!("  {:<48} {:>9} {:>9}", "total", kb(raw_total), kb(gz_total));
     println!(
-        "  budget: {} gzipped (1 KB = 1000 bytes), {:.0}% used; the target is {}",
-        kb(BUNDLE_BUDGET_GZIP),
-        gz_total as f64 * 100.0 / BUNDLE_BUDGET_GZIP as f64,
+        "  budget: {} gzipped (1 KB = 1000 bytes), {:.0}% used; the first load's target is {}",
+        kb(budget),
+        gz_total as f64 * 100.0 / budget as f64,
         kb(BUNDLE_TARGET_GZIP)
     );
-    if gz_total > BUNDLE_BUDGET_GZIP {
+    if gz_total > budget {
         return Err(format!(
-            "the page is {} gzipped, over the {} budget",
+            "{what} is {} gzipped, over its {} budget",
             kb(gz_total),
-            kb(BUNDLE_BUDGET_GZIP)
+            kb(budget)
         ));
     }
     Ok(())

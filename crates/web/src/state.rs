@@ -63,6 +63,27 @@ pub struct MountOptions {
     pub link: Link,
     /// What the parser ignored, shown once.
     pub notices: Vec<Notice>,
+    /// A service scenario's query this build cannot run (see
+    /// [`service_build_query`]): the page goes to the service build with it.
+    pub service_page: Option<String>,
+}
+
+/// The query to open in the service build (the page built with the service
+/// model, `service/` next to this one), if `pairs` ask for a service scenario and
+/// this build leaves the model out; `None` in the service build. The pairs are kept
+/// as they came (still percent-encoded), so the service build reads every setting
+/// of the link, and judges them, itself.
+pub fn service_build_query(pairs: &[(String, String)]) -> Option<String> {
+    if cfg!(feature = "services") {
+        return None;
+    }
+    let (_, raw) = pairs.iter().rev().find(|(k, _)| k == "scenario")?;
+    ScenarioId::from_id(share::decode(raw).trim()).filter(|id| id.is_service())?;
+    let query: Vec<String> = pairs
+        .iter()
+        .map(|(k, v)| format!("{}={v}", share::encode(k)))
+        .collect();
+    Some(query.join("&"))
 }
 
 impl MountOptions {
@@ -75,6 +96,7 @@ impl MountOptions {
             theme: Theme::Auto,
             link,
             notices,
+            service_page: service_build_query(&share::pairs(query)),
         }
     }
 }
@@ -241,6 +263,10 @@ pub struct Playground {
     pub compact: bool,
     /// Reduced motion: the clock jumps from request to request.
     pub reduced_motion: bool,
+    /// A service scenario's query, asked for in a build without the service model
+    /// (by the link or the picker): the page opens it in the service build, an
+    /// embed links there (README, "The service view").
+    pub service_page: Option<String>,
     /// The clock's exact position while playing (fractions of a ms add up).
     virtual_ms: f64,
 }
@@ -256,8 +282,12 @@ impl Playground {
             theme: _,
             link: Link { setup: state, view },
             notices,
+            service_page,
         } = options;
-        let mut notes: Vec<String> = notices.iter().map(Notice::to_string).collect();
+        // The service build says what it makes of the link's settings; here only
+        // that the scenario is elsewhere (the notice with the link to it).
+        let notices = notices.iter().filter(|_| service_page.is_none());
+        let mut notes: Vec<String> = notices.map(Notice::to_string).collect();
         let (share, sim) = match Sim::new(&state) {
             Ok(sim) => (state, sim),
             Err(e) => {
@@ -294,6 +324,7 @@ impl Playground {
             embed,
             compact,
             reduced_motion: false,
+            service_page,
             virtual_ms: now as f64,
         })
     }
@@ -472,6 +503,17 @@ impl Playground {
     }
 
     fn open_scenario(&mut self, id: ScenarioId) {
+        // Not in this build: the same view in the service build (the page goes
+        // there; an embed links to it).
+        if id.is_service() && !cfg!(feature = "services") {
+            let view = View {
+                t_ms: 0,
+                selected: None,
+                ..self.view()
+            };
+            self.service_page = Some(share::to_query(&Setup::for_scenario(id), &view));
+            return;
+        }
         let r = self.change(|s| *s = Setup::for_scenario(id));
         self.errors.clear();
         self.set_error(Place::Scenario, r.err());
@@ -710,6 +752,45 @@ mod tests {
 
     fn page(q: &str) -> Playground {
         Playground::new(MountOptions::page(q)).unwrap()
+    }
+
+    #[test]
+    fn a_link_to_a_service_scenario_is_for_the_service_build() {
+        let q = |query| service_build_query(&share::pairs(query));
+        // Every pair as it came (a key is encoded again: one that held `&` stays
+        // one key), in the build without the model only.
+        let want = (!cfg!(feature = "services"))
+            .then(|| "scenario=service&instances=3&a%26b=1".to_string());
+        assert_eq!(q("?scenario=service&instances=3&a%26b=1"), want);
+        // The last `scenario` counts, as in the link parser.
+        assert_eq!(q("scenario=retry-storm&scenario=golden"), None);
+        assert_eq!(q("scenario=%3Cimg%3E"), None);
+        assert_eq!(q("limit=3"), None);
+        let p = page("scenario=retry-storm&lang=vi");
+        assert_eq!(p.service_page.is_some(), !cfg!(feature = "services"));
+    }
+
+    #[test]
+    fn picking_a_service_scenario_without_the_model_opens_the_service_build() {
+        let mut p = page("scenario=golden&lang=vi&speed=2");
+        p.apply(Action::Scenario(ScenarioId::RetryStorm));
+        if cfg!(feature = "services") {
+            assert_eq!(p.service_page, None);
+            assert_eq!(p.setup().scenario, ScenarioId::RetryStorm);
+            return;
+        }
+        // The page leaves with the scenario's link and the view's settings; it
+        // keeps what it shows until then.
+        let q = p.service_page.clone().unwrap_or_default();
+        let pairs = share::pairs(&q);
+        for want in [("scenario", "retry-storm"), ("lang", "vi"), ("speed", "2")] {
+            assert!(
+                pairs.iter().any(|(k, v)| (k.as_str(), v.as_str()) == want),
+                "{q}"
+            );
+        }
+        assert_eq!(p.setup().scenario, ScenarioId::Golden);
+        assert_eq!(p.error(Place::Scenario), None);
     }
 
     fn edit(p: &mut Playground, field: Field, text: &str) {

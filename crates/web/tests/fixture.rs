@@ -33,26 +33,3 @@ fn the_e2e_fixture_is_current_and_matches_its_link() {
     let b = serde_json::to_string(&run(&from_json).unwrap().results).unwrap();
     assert_eq!(a, b);
 }
-
-/// `cargo run -p ratelab-cli -- simulate tests/e2e/fixtures/retry-storm.input.json > tests/e2e/fixtures/retry-storm.report.json`
-/// (the service view's end-to-end test, tests/e2e/service.test.mjs, opens
-/// `?scenario=retry-storm`: the same config).
-#[test]
-fn the_service_fixture_is_current_and_matches_its_link() {
-    let input = include_str!("../../../tests/e2e/fixtures/retry-storm.input.json");
-    let report = include_str!("../../../tests/e2e/fixtures/retry-storm.report.json");
-    let Ok(now) = simulate_json(input) else {
-        // A build of the simulator without the service model (this crate alone,
-        // whose dependency leaves the feature off) cannot check it.
-        assert!(!cfg!(feature = "services"));
-        return;
-    };
-    assert_eq!(now, report.trim_end());
-    let (state, notices) = parse("scenario=retry-storm");
-    assert!(notices.is_empty(), "{notices:?}");
-    let from_link = state.setup.to_config().unwrap();
-    assert_eq!(
-        from_link.services,
-        Config::from_json(input).unwrap().services
-    );
-}

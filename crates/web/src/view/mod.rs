@@ -152,9 +152,11 @@ fn limiters_or_services(_: Ctx, compact: bool) -> impl IntoView {
 }
 
 /// The `service` scenario's part of the setup, in a build with the service model.
+#[cfg(feature = "services")]
 pub fn service_knobs() -> impl IntoView {
-    #[cfg(feature = "services")]
-    return service::knobs::Knobs();
-    #[cfg(not(feature = "services"))]
-    return ();
+    service::knobs::Knobs()
 }
+
+/// A build without the service model has no knobs for it.
+#[cfg(not(feature = "services"))]
+pub fn service_knobs() -> impl IntoView {}
