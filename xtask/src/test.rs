@@ -43,9 +43,10 @@ pub const SERVICE_BUILD: (&str, &str) = ("dist/service", "services");
 
 /// The gzipped size the test command enforces for the service build, in bytes:
 /// it is only loaded when a service scenario opens, so its budget is looser, but
-/// it has one, so that it cannot grow unnoticed either (about 487 KB when it was
-/// set). Never raise it without a reason in the commit message.
-pub const SERVICE_BUNDLE_BUDGET_GZIP: u64 = 500_000;
+/// it has one, so that it cannot grow unnoticed either (501.6 KB when it was set,
+/// with the lanes' production box). Never raise it without a reason in the
+/// commit message.
+pub const SERVICE_BUNDLE_BUDGET_GZIP: u64 = 520_000;
 
 /// Chromium as root, with no network to talk to.
 pub const CHROMIUM_FLAGS: &[&str] = &[
