@@ -364,7 +364,10 @@ async fn a_lanes_production_box_shows_the_engines_text_for_its_parameters() {
         format!("nginx {}", ratelab_scripts::NGINX_VERSION),
     ];
     for (j, version) in versions.iter().enumerate() {
-        let shown = text(&root, &format!("article.lane[data-lane=\"{j}\"] details.production"));
+        let shown = text(
+            &root,
+            &format!("article.lane[data-lane=\"{j}\"] details.production"),
+        );
         assert!(shown.contains(version.as_str()), "lane {j}: {shown}");
     }
     assert!(text(&root, "article.lane[data-lane=\"2\"] pre.code").contains("WRONG ON PURPOSE"));

@@ -39,7 +39,8 @@ pub fn PerSecondChart(
         <figure class="per-second-chart">
             <figcaption>
                 <strong>{text(&SERVICE, |t| t.per_second)}</strong>
-                " (0–" <span class="peak" data-value=peak>{peak}</span> ", 0–"
+                " (" {text(&SERVICE, |t| t.busiest_second)} " "
+                <span class="peak" data-value=peak>{peak}</span> "; 0–"
                 <span class="seconds" data-value=seconds>{seconds}</span>
                 " " {text(&SERVICE, |t| t.seconds)} ")"
             </figcaption>
