@@ -94,7 +94,7 @@ test("the retry storm in the service build is the command line's report", async 
 });
 
 test('picking a service scenario on the page opens the service build, the link kept', async (t) => {
-  const page = await open(t, site.browser, `${site.base}?scenario=golden&lang=vi&speed=2`);
+  const page = await open(t, site.browser, `${site.base}?scenario=golden&lang=vi&speed=2`, { leaves: true });
   await page.locator('.lane').first().waitFor();
   // The page without the model offers the service scenarios too.
   await page.selectOption('select[name="scenario"]', 'noisy-neighbour');
@@ -115,7 +115,7 @@ test('picking a service scenario on the page opens the service build, the link k
 
 test('a link to the page with a service scenario lands in the service build with every setting', async (t) => {
   const query = 'scenario=service&instances=3&store=local&limiters=sliding_log&lang=vi';
-  const page = await open(t, site.browser, `${site.base}?${query}#x`);
+  const page = await open(t, site.browser, `${site.base}?${query}#x`, { leaves: true });
   await page.waitForURL(/\/service\/\?/);
   await page.locator('.services article.service').first().waitFor();
   const url = new URL(page.url());
@@ -130,7 +130,9 @@ test('a link to the page with a service scenario lands in the service build with
 
 test('a hostile service link: one line per bad setting, the service with its defaults', async (t) => {
   const bad = encodeURIComponent('<img src=x onerror=alert(1)>');
-  const page = await open(t, site.browser, `${site.base}?scenario=service&outage=${bad}&instances=999&retry=${bad}`);
+  const page = await open(t, site.browser, `${site.base}?scenario=service&outage=${bad}&instances=999&retry=${bad}`, {
+    leaves: true,
+  });
   await page.waitForURL(/\/service\/\?/);
   await page.locator('.services article.service').first().waitFor();
   const lines = await page.locator('.notices li').allTextContents();
