@@ -25,6 +25,7 @@
 //! | `poisson` | Poisson: 20 clients at 1x of 100/min for 5 min by default ([`defaults`]) |
 //! | `custom` | the requests given |
 //! | `noisy-neighbour`, `retry-storm`, `instances`, `store-outage`, `page-load`, `stacked-limits`, `expensive-route` | service scenarios: variants of one service on the same seeded demand ([`crate::service`]'s scenarios) |
+//! | `service` | one service set by its knobs ([`crate::service::ServiceSetup`]) around each lane's limiter: 5 clients at 0.4 of the limit (one at 4×) for 60 s by default |
 //!
 //! Each scenario is a [`ScenarioId`]; its registry entry ([`ScenarioInfo`], from
 //! [`ScenarioId::info`]) says what it is called and which overrides it accepts, and
@@ -49,6 +50,9 @@ use ratelab_core::Algorithm;
 
 use crate::config::{Config, LaneSpec};
 use crate::error::SimError;
+use crate::service::{
+    Demands, ServiceSetup, SERVICE_CLIENTS, SERVICE_DURATION_MS, SERVICE_LOAD_PERMILLE,
+};
 use crate::stream::{Stream, MAX_REQUESTS, MAX_TIME_MS};
 use crate::sweep::SweepSpec;
 use crate::traffic::Poisson;
@@ -108,11 +112,14 @@ pub enum ScenarioId {
     StackedLimits,
     /// `expensive-route`: a route costing 5.
     ExpensiveRoute,
+    /// `service`: one service whose clients, retries, key, instances and outages
+    /// are chosen ([`crate::service::ServiceSetup`]), around each lane's limiter.
+    Service,
 }
 
 impl ScenarioId {
     /// Every scenario, in the order the playground lists them (and [`SCENARIOS`]).
-    pub const ALL: [ScenarioId; 25] = [
+    pub const ALL: [ScenarioId; 26] = [
         ScenarioId::EdgeBurstDemo,
         ScenarioId::EdgeBurst,
         ScenarioId::TwiceTheRate,
@@ -138,6 +145,7 @@ impl ScenarioId {
         ScenarioId::PageLoad,
         ScenarioId::StackedLimits,
         ScenarioId::ExpensiveRoute,
+        ScenarioId::Service,
     ];
 
     /// The scenario a playground opens with.
@@ -171,6 +179,7 @@ impl ScenarioId {
             ScenarioId::PageLoad => "page-load",
             ScenarioId::StackedLimits => "stacked-limits",
             ScenarioId::ExpensiveRoute => "expensive-route",
+            ScenarioId::Service => "service",
         }
     }
 
@@ -228,6 +237,17 @@ const BUDGET: &[&str] = &["limiters", "window_ms", "limit", "period_ms"];
 const LANES_ONLY: &[&str] = &["limiters", "window_ms"];
 /// The service scenarios take their seed; their lanes are part of the lesson.
 const SEED_ONLY: &[&str] = &["seed"];
+/// The `service` scenario: its lanes, budget and demand (its other knobs are the
+/// link's, [`Overrides::service`]).
+const SERVICE: &[&str] = &[
+    "limiters",
+    "limit",
+    "period_ms",
+    "seed",
+    "load",
+    "clients",
+    "duration_ms",
+];
 
 // `SCENARIOS[i]` is the entry of `ScenarioId::ALL[i]`, whose discriminant is `i`: a
 // registry out of order does not compile.
@@ -478,6 +498,15 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         period_ms: 1_000,
         window_ms: None,
     },
+    ScenarioInfo {
+        id: ScenarioId::Service,
+        title: "Your service",
+        description: "Clients that retry, a key, instances, a store that fails: chosen in the setup, around each lane's limiter.",
+        overrides: SERVICE,
+        limit: 10,
+        period_ms: 1_000,
+        window_ms: None,
+    },
 ];
 
 /// Looks a scenario up by its name in JSON and links.
@@ -533,8 +562,10 @@ pub struct Overrides {
     pub load_permille: Option<u32>,
     /// Seeded scenarios: how many clients.
     pub clients: Option<u32>,
-    /// `poisson`: how long.
+    /// `poisson`, `service`: how long.
     pub duration_ms: Option<u64>,
+    /// `service`: its other knobs (retries, key, instances, outages).
+    pub service: Option<ServiceSetup>,
 }
 
 /// Builds scenario `id` with `overrides` into a runnable, validated [`Config`].
@@ -592,15 +623,26 @@ pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimErro
         ScenarioId::Custom => overrides.requests.clone().unwrap_or_default(),
         _ => Stream::new(),
     };
-    // A service scenario's lanes are the variants of its service, not limiters.
+    // A service scenario's lanes are the variants of its service, not limiters;
+    // `service`'s are one service around each limiter.
     if id.is_service() && !cfg!(feature = "services") {
         return Err(crate::service::left_out("scenario"));
     }
-    // (A constant test, so that a build without the model links none of it.)
-    let services = if cfg!(feature = "services") {
-        crate::service::service_scenario(id, seed)
-    } else {
+    // (Constant tests, so that a build without the model links none of it.)
+    let services = if !cfg!(feature = "services") {
         None
+    } else if id == ScenarioId::Service {
+        let lanes = (overrides.limiters.clone()).unwrap_or_else(|| id.lanes(limit, period));
+        let demands = Demands {
+            clients: overrides.clients.unwrap_or(SERVICE_CLIENTS),
+            load_permille: overrides.load_permille.unwrap_or(SERVICE_LOAD_PERMILLE),
+            duration_ms: overrides.duration_ms.unwrap_or(SERVICE_DURATION_MS),
+            seed,
+        };
+        let setup = overrides.service.clone().unwrap_or_default();
+        Some(setup.services(&lanes, demands)?)
+    } else {
+        crate::service::service_scenario(id, seed)
     };
     // A long period stretches the parameterised streams past the last time the JSON
     // format (and JavaScript) can hold; refuse it rather than run what cannot be
@@ -616,8 +658,9 @@ pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimErro
         ));
     }
     let lanes = match &overrides.limiters {
-        Some(l) if services.is_none() => l.clone(),
-        _ => id.lanes(limit, period),
+        _ if services.is_some() => Vec::new(),
+        Some(l) => l.clone(),
+        None => id.lanes(limit, period),
     };
     let config = Config {
         scenario: Some(id),
@@ -739,6 +782,7 @@ impl ScenarioId {
             ScenarioId::Poisson => [FixedWindow, SlidingLog, SlidingWindowCounter, TokenBucket]
                 .map(lane)
                 .to_vec(),
+            ScenarioId::Service => [SlidingLog, TokenBucket, Gcra].map(lane).to_vec(),
             ScenarioId::Custom
             | ScenarioId::NoisyNeighbour
             | ScenarioId::RetryStorm
@@ -880,7 +924,7 @@ mod tests {
         assert_eq!(ScenarioId::from_id(" golden"), None);
         assert_eq!(
             scenario_ids(),
-            "edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom, noisy-neighbour, retry-storm, instances, store-outage, page-load, stacked-limits, expensive-route"
+            "edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom, noisy-neighbour, retry-storm, instances, store-outage, page-load, stacked-limits, expensive-route, service"
         );
     }
 }

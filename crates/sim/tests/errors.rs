@@ -163,7 +163,7 @@ fn duplicate_ids() {
 fn scenarios() {
     assert_eq!(
         err(r#"{"scenario": "golen"}"#),
-        "scenario: unknown scenario \"golen\" (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom, noisy-neighbour, retry-storm, instances, store-outage, page-load, stacked-limits, expensive-route)"
+        "scenario: unknown scenario \"golen\" (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom, noisy-neighbour, retry-storm, instances, store-outage, page-load, stacked-limits, expensive-route, service)"
     );
     assert_eq!(
         err(r#"{"scenario": "golden", "seed": 3}"#),

@@ -31,7 +31,7 @@ fn cases() -> Vec<(String, String)> {
         // Empty strings.
         ("limit=", "limit=: must be a whole number, got nothing; using the default".into()),
         ("period=", format!("period=: {}", dur(""))),
-        ("scenario=", "scenario=: unknown scenario (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom, noisy-neighbour, retry-storm, instances, store-outage, page-load, stacked-limits, expensive-route); showing \"golden\"".into()),
+        ("scenario=", "scenario=: unknown scenario (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom, noisy-neighbour, retry-storm, instances, store-outage, page-load, stacked-limits, expensive-route, service); showing \"golden\"".into()),
         ("limiters=", "limiters=: no limiters given; showing the scenario's".into()),
         ("lang=", "lang=: must be one of en, vi; using the default".into()),
         // 10^20.

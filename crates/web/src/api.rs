@@ -855,6 +855,7 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
         embed: true,
         compact: read.compact,
         theme,
+        service_page: crate::state::service_build_query(&read.pairs),
         link,
         notices,
         // Lessons are the page's: in an embed `lesson=` is an unknown parameter.

@@ -7,6 +7,7 @@
 //! or computes a metric: that is `ratelab-sim` and `ratelab-core`.
 
 use ratelab_core::{Amount, Explanation, Headers, Ms, Snapshot, Verdict};
+use ratelab_sim::service::ServiceTimeline;
 use ratelab_sim::share::Setup;
 use ratelab_sim::{BusiestWindow, Config, LaneSpec, Outcome, Request, Timeline, Yardstick};
 
@@ -179,6 +180,9 @@ pub struct Sim {
     pub config: Config,
     /// Every request decided by every lane.
     pub timeline: Timeline,
+    /// A service scenario's lanes (each a service, run whole; `None` otherwise):
+    /// the service view draws these, and the limiter lanes above are then empty.
+    pub services: Option<ServiceTimeline>,
 }
 
 /// Milliseconds as the engine prints them ("9.8 s").
@@ -202,7 +206,21 @@ impl Sim {
         // Within the playground's budget and key cap, or the one-line reason.
         let config = state.playground_config().map_err(String::from)?;
         let timeline = Timeline::from_config(&config).map_err(String::from)?;
-        Ok(Sim { config, timeline })
+        // A constant test: a build without the service model links none of it
+        // (and `to_config` has already refused a service run there).
+        let services = match &config.services {
+            Some(specs) if cfg!(feature = "services") => {
+                Some(ServiceTimeline::new(specs).map_err(String::from)?)
+            }
+            // (A simulator built with the model under a page built without it.)
+            Some(_) => return Err("this build of the page leaves the service view out".into()),
+            None => None,
+        };
+        Ok(Sim {
+            config,
+            timeline,
+            services,
+        })
     }
 
     /// The lanes.

@@ -68,6 +68,27 @@ pub struct MountOptions {
     pub lesson: Option<OpenLesson>,
     /// Whether to open that step's own setup and play to its moment.
     pub play_lesson: bool,
+    /// A service scenario's query this build cannot run (see
+    /// [`service_build_query`]): the page goes to the service build with it.
+    pub service_page: Option<String>,
+}
+
+/// The query to open in the service build (the page built with the service
+/// model, `service/` next to this one), if `pairs` ask for a service scenario and
+/// this build leaves the model out; `None` in the service build. The pairs are kept
+/// as they came (still percent-encoded), so the service build reads every setting
+/// of the link, and judges them, itself.
+pub fn service_build_query(pairs: &[(String, String)]) -> Option<String> {
+    if cfg!(feature = "services") {
+        return None;
+    }
+    let (_, raw) = pairs.iter().rev().find(|(k, _)| k == "scenario")?;
+    ScenarioId::from_id(share::decode(raw).trim()).filter(|id| id.is_service())?;
+    let query: Vec<String> = pairs
+        .iter()
+        .map(|(k, v)| format!("{}={v}", share::encode(k)))
+        .collect();
+    Some(query.join("&"))
 }
 
 impl MountOptions {
@@ -84,6 +105,7 @@ impl MountOptions {
             notices,
             lesson: lessons.open,
             play_lesson: lessons.play,
+            service_page: service_build_query(&share::pairs(query)),
         }
     }
 }
@@ -142,6 +164,9 @@ pub enum Field {
     Period,
     /// Lane `j`'s own parameter.
     Lane(usize, LaneField),
+    /// A knob of the `service` scenario, by its link key (one of
+    /// [`share::FORM_KNOBS`]), set from text as a link writes it.
+    Knob(&'static str),
 }
 
 /// Where an inline error is shown.
@@ -255,6 +280,10 @@ pub struct Playground {
     pub lesson: Option<OpenLesson>,
     /// Where playing stops before the end (a lesson's moment).
     pub stop_at: Option<u64>,
+    /// A service scenario's query, asked for in a build without the service model
+    /// (by the link or the picker): the page opens it in the service build, an
+    /// embed links there (README, "The service view").
+    pub service_page: Option<String>,
     /// The clock's exact position while playing (fractions of a ms add up).
     virtual_ms: f64,
 }
@@ -272,8 +301,12 @@ impl Playground {
             notices,
             lesson,
             play_lesson,
+            service_page,
         } = options;
-        let mut notes: Vec<String> = notices.iter().map(Notice::to_string).collect();
+        // The service build says what it makes of the link's settings; here only
+        // that the scenario is elsewhere (the notice with the link to it).
+        let notices = notices.iter().filter(|_| service_page.is_none());
+        let mut notes: Vec<String> = notices.map(Notice::to_string).collect();
         let (share, sim) = match Sim::new(&state) {
             Ok(sim) => (state, sim),
             Err(e) => {
@@ -312,6 +345,7 @@ impl Playground {
             reduced_motion: false,
             lesson,
             stop_at: None,
+            service_page,
             virtual_ms: now as f64,
         };
         if let (Some(open), true) = (lesson, play_lesson) {
@@ -538,6 +572,17 @@ impl Playground {
     }
 
     fn open_scenario(&mut self, id: ScenarioId) {
+        // Not in this build: the same view in the service build (the page goes
+        // there; an embed links to it).
+        if id.is_service() && !cfg!(feature = "services") {
+            let view = View {
+                t_ms: 0,
+                selected: None,
+                ..self.view()
+            };
+            self.service_page = Some(share::to_query(&Setup::for_scenario(id), &view));
+            return;
+        }
         let r = self.change(|s| *s = s.next_scenario(id));
         self.errors.clear();
         self.set_error(Place::Scenario, r.err());
@@ -551,6 +596,11 @@ impl Playground {
     /// field's inline error.
     fn edit(&mut self, field: Field, text: &str) {
         let r = match field {
+            Field::Knob(key) => {
+                let mut next = self.setup().clone();
+                next.set_service_knob(key, text)
+                    .and_then(|()| self.change(|s| *s = next))
+            }
             Field::Limit => parse_count(text, MAX_COUNT).and_then(|n| {
                 self.change(|s| {
                     let p = s.budget().1;
@@ -771,8 +821,99 @@ fn form_duration(text: &str) -> Result<u64, String> {
 mod tests {
     use super::*;
 
+    #[test]
+    #[cfg(feature = "services")]
+    fn service_knobs_rerun_the_service_or_say_why() {
+        let mut p = page("scenario=service&limiters=sliding_log");
+        let knob = |k| Place::Field(Field::Knob(k));
+        for (k, v) in [
+            ("instances", "3"),
+            ("store", "local"),
+            ("noisy", "8"),
+            ("retry", "none"),
+        ] {
+            p.apply(Action::Edit(Field::Knob(k), v.into()));
+            assert_eq!(p.error(knob(k)), None, "{k}={v}");
+        }
+        let q = p.query();
+        assert!(
+            q.contains("instances=3") && q.contains("store=local"),
+            "{q}"
+        );
+        let yardstick = |p: &Playground| {
+            let t = p
+                .sim()
+                .services
+                .as_ref()
+                .and_then(|t| t.yardstick(0).cloned());
+            t.unwrap_or_else(|| panic!("a service run"))
+        };
+        // Three instances counting on their own let the noisy client through at
+        // three times the limit.
+        let y = yardstick(&p);
+        assert_eq!(y.clients[0].max_in_1s, 30);
+        // A refused value keeps the service and says why where it was typed.
+        p.apply(Action::Edit(Field::Knob("outage"), "40s-20s".into()));
+        assert_eq!(
+            p.error(knob("outage")),
+            Some("40s-20s ends before it starts")
+        );
+        assert_eq!(yardstick(&p), y);
+        p.apply(Action::Edit(Field::Knob("attempts"), "21".into()));
+        assert_eq!(
+            p.error(knob("attempts")),
+            Some("21 is too large (at most 20)")
+        );
+        // Another scenario has no knobs.
+        let mut g = page("");
+        g.apply(Action::Edit(Field::Knob("retry"), "fixed".into()));
+        assert_eq!(
+            g.error(knob("retry")),
+            Some("only scenario \"service\" takes it (not \"golden\"); ignored")
+        );
+    }
+
     fn page(q: &str) -> Playground {
         Playground::new(MountOptions::page(q)).unwrap()
+    }
+
+    #[test]
+    fn a_link_to_a_service_scenario_is_for_the_service_build() {
+        let q = |query| service_build_query(&share::pairs(query));
+        // Every pair as it came (a key is encoded again: one that held `&` stays
+        // one key), in the build without the model only.
+        let want = (!cfg!(feature = "services"))
+            .then(|| "scenario=service&instances=3&a%26b=1".to_string());
+        assert_eq!(q("?scenario=service&instances=3&a%26b=1"), want);
+        // The last `scenario` counts, as in the link parser.
+        assert_eq!(q("scenario=retry-storm&scenario=golden"), None);
+        assert_eq!(q("scenario=%3Cimg%3E"), None);
+        assert_eq!(q("limit=3"), None);
+        let p = page("scenario=retry-storm&lang=vi");
+        assert_eq!(p.service_page.is_some(), !cfg!(feature = "services"));
+    }
+
+    #[test]
+    fn picking_a_service_scenario_without_the_model_opens_the_service_build() {
+        let mut p = page("scenario=golden&lang=vi&speed=2");
+        p.apply(Action::Scenario(ScenarioId::RetryStorm));
+        if cfg!(feature = "services") {
+            assert_eq!(p.service_page, None);
+            assert_eq!(p.setup().scenario, ScenarioId::RetryStorm);
+            return;
+        }
+        // The page leaves with the scenario's link and the view's settings; it
+        // keeps what it shows until then.
+        let q = p.service_page.clone().unwrap_or_default();
+        let pairs = share::pairs(&q);
+        for want in [("scenario", "retry-storm"), ("lang", "vi"), ("speed", "2")] {
+            assert!(
+                pairs.iter().any(|(k, v)| (k.as_str(), v.as_str()) == want),
+                "{q}"
+            );
+        }
+        assert_eq!(p.setup().scenario, ScenarioId::Golden);
+        assert_eq!(p.error(Place::Scenario), None);
     }
 
     fn edit(p: &mut Playground, field: Field, text: &str) {

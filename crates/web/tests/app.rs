@@ -13,6 +13,9 @@ mod components;
 mod hostile;
 #[path = "app/learn.rs"]
 mod learn;
+#[cfg(feature = "services")]
+#[path = "app/service.rs"]
+mod service;
 
 use leptos::task::tick;
 use ratelab_web::api::{mount, scenarios, simulate, Playground};

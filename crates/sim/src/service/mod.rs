@@ -36,13 +36,15 @@
 //! # Ok::<(), ratelab_sim::SimError>(())
 //! ```
 //!
-//! The scenarios of the registry are [`service_scenario`]'s.
+//! The scenarios of the registry are [`service_scenario`]'s; the `service` scenario,
+//! whose knobs are chosen, is [`ServiceSetup`]'s.
 
 mod demand;
 mod engine;
 mod metrics;
 mod retry;
 mod scenarios;
+mod setup;
 mod spec;
 mod timeline;
 
@@ -52,6 +54,10 @@ pub use metrics::{
     ServiceYardstick, PER_SECOND_MAX_BUCKETS,
 };
 pub use scenarios::service_scenario;
+pub use setup::{
+    Demands, OutagePolicy, ServiceSetup, MAX_NOISY, RETRY_IDS, SERVICE_CLIENTS,
+    SERVICE_DURATION_MS, SERVICE_LOAD_PERMILLE,
+};
 pub use spec::{
     Backoff, Balancing, ClientSpec, Demand, KeyMode, LimitSpec, OnOutage, RetryPolicy, Route,
     ServiceSpec, Span, Store, MAX_ATTEMPTS, MAX_CLIENTS, MAX_DEMAND_PARTS, MAX_INSTANCES,

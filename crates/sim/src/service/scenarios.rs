@@ -72,7 +72,8 @@ pub fn service_scenario(id: ScenarioId, seed: u64) -> Option<Vec<ServiceSpec>> {
         | ScenarioId::LabD
         | ScenarioId::LabE
         | ScenarioId::Poisson
-        | ScenarioId::Custom => return None,
+        | ScenarioId::Custom
+        | ScenarioId::Service => return None,
     }))
 }
 

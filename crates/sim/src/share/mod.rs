@@ -32,7 +32,8 @@
 //! | `limit.i`, `period.i`, `burst.i`, `delay.i`, `nodelay.i` | lane `i`'s own parameters (from 0); an empty `burst.i` / `delay.i` is the algorithm's default | the shared budget; core's defaults |
 //! | `window` | the yardstick window | each lane's period |
 //! | `requests` | `custom`: times, comma-separated; `t:key` or `t:key:cost` for more | none |
-//! | `seed`, `load`, `clients`, `duration` | `poisson` and `lab-d` (`duration`: `poisson` only) | the scenario's |
+//! | `seed`, `load`, `clients`, `duration` | `poisson`, `lab-d` and `service` (`duration`: not `lab-d`) | the scenario's |
+//! | `noisy`, `retry`, `backoff`, `attempts`, `key`, `instances`, `balance`, `store`, `outage`, `on_outage`, `fallback` | `service`: its knobs (see `service.rs`) | [`ServiceSetup::default`] |
 //! | `t` | the virtual clock | `0` |
 //! | `speed` | one of [`SPEEDS_PERMILLE`] as a multiple: `0.25` … `16` | `1` |
 //! | `lang` | one of [`LANGS`] | `en` |
@@ -46,11 +47,12 @@
 //! # Where things are
 //!
 //! `values.rs` reads and writes single values (durations, counts, speeds, the
-//! `requests` list), `encoding.rs` percent-encoding, `parse.rs` the query string (a
+//! `requests` list), `service.rs` the `service` scenario's knobs, `encoding.rs` percent-encoding, `parse.rs` the query string (a
 //! table of handlers, one per key: add a parameter there), `write.rs` [`to_query`].
 
 mod encoding;
 mod parse;
+mod service;
 mod values;
 mod write;
 
@@ -61,11 +63,13 @@ use ratelab_core::Algorithm;
 use crate::config::{Config, LaneSpec};
 use crate::error::SimError;
 use crate::scenario::{self, Overrides, ScenarioId, ScenarioInfo};
+use crate::service::ServiceSetup;
 use crate::stream::Stream;
 use crate::timeline::TimelineLimits;
 
 pub use encoding::{decode, encode, pairs};
 pub use parse::{parse, parse_pairs};
+pub use service::FORM_KNOBS;
 pub use values::{
     format_duration, format_requests, format_speed, parse_count, parse_duration, parse_requests,
     parse_speed, shorten,
@@ -182,8 +186,10 @@ pub struct Setup {
     pub load_permille: Option<u32>,
     /// Seeded scenarios: clients.
     pub clients: Option<u32>,
-    /// `poisson`: duration.
+    /// `poisson`, `service`: duration.
     pub duration_ms: Option<u64>,
+    /// `service`: its knobs (clients that retry, key, instances, outages).
+    pub service: ServiceSetup,
 }
 
 impl Default for Setup {
@@ -208,6 +214,7 @@ impl Setup {
             load_permille: None,
             clients: None,
             duration_ms: None,
+            service: ServiceSetup::default(),
         }
     }
 
@@ -294,6 +301,7 @@ impl Setup {
             load_permille: self.load_permille.filter(|_| takes("load")),
             clients: self.clients.filter(|_| takes("clients")),
             duration_ms: self.duration_ms.filter(|_| takes("duration_ms")),
+            service: (self.scenario == ScenarioId::Service).then(|| self.service.clone()),
         };
         let mut config = scenario::scenario(self.scenario, &o)?;
         if self.scenario == ScenarioId::Manual && !self.requests.is_empty() {

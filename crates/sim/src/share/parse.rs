@@ -13,6 +13,7 @@
 use ratelab_core::{Algorithm, Params, MAX_COUNT, MAX_PERIOD_MS};
 
 use super::encoding::{decode, pairs};
+use super::service::{self as knobs, KNOBS};
 use super::values::{
     at_most, format_duration, optional_count, parse_bool, parse_count, parse_duration, parse_load,
     parse_requests, parse_speed, positive, shorten,
@@ -75,6 +76,9 @@ pub fn parse_pairs(pairs: &[(String, String)]) -> (Link, Vec<Notice>) {
                 .find(|(names, _)| names.contains(&key.as_str()))
             {
                 Some((_, handler)) => handler(&mut p, &given),
+                None if KNOBS.contains(&key.as_str()) => {
+                    knobs::knobs(&mut p.link.setup).and_then(|s| knobs::read(s, key, given.text))
+                }
                 None => Err("unknown parameter; ignored".to_string()),
             },
         };
@@ -140,6 +144,7 @@ const PARAMETERS: &[(&[&str], Handler)] = &[
     (&["clients"], |p, v| {
         only_for(&p.link.setup, "clients")?;
         let n = positive(parse_count(v.text, u64::from(defaults::MAX_CLIENTS))?)?;
+        knobs::check_clients(&p.link.setup, n)?;
         p.link.setup.clients = Some(n as u32);
         Ok(())
     }),

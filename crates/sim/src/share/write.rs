@@ -6,8 +6,9 @@ use super::encoding::encode;
 use super::values::{format_duration, format_load, format_requests, format_speed};
 #[cfg(doc)]
 use super::Link;
-use super::{opening_lanes, Notice, Setup, View, MAX_URL_REQUESTS};
+use super::{opening_lanes, service, Notice, Setup, View, MAX_URL_REQUESTS};
 use crate::config::LaneSpec;
+use crate::scenario::ScenarioId;
 
 /// A link as written, and what had to be left out of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,6 +97,11 @@ pub fn write_link(setup: &Setup, view: &View) -> Written {
     }
     if let Some(d) = state.duration_ms {
         put("duration", format_duration(d));
+    }
+    if state.scenario == ScenarioId::Service {
+        for (k, v) in service::write(&state.service) {
+            put(k, encode(&v));
+        }
     }
     if view.t_ms > 0 {
         put("t", format_duration(view.t_ms));

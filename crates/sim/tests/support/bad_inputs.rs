@@ -74,7 +74,7 @@ pub fn cases() -> Vec<Case> {
             format!(r#"limiters[0].algorithm: unknown algorithm "" (expected one of {ALGORITHMS})"#)),
         ("empty id", gcra(r#", "id": """#, "[1]"), "limiters[0].id: must not be empty".into()),
         ("empty scenario", r#"{"scenario": ""}"#.into(),
-            "scenario: unknown scenario \"\" (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom, noisy-neighbour, retry-storm, instances, store-outage, page-load, stacked-limits, expensive-route)".into()),
+            "scenario: unknown scenario \"\" (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom, noisy-neighbour, retry-storm, instances, store-outage, page-load, stacked-limits, expensive-route, service)".into()),
         ("an empty field name", r#"{"": 1, "scenario": "golden"}"#.into(),
             format!(r#""": unknown field (expected one of {TOP})"#)),
         ("empty time", gcra("", r#"[""]"#),
@@ -215,7 +215,7 @@ pub fn cases() -> Vec<Case> {
             "services[0].limits: required (an array of limits)".into()),
         // Found by fuzzing: quoted user text with a line break stays on one line.
         ("a scenario name with a line break", r#"{"scenario": "a\nb"}"#.into(),
-            "scenario: unknown scenario \"a\\nb\" (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom, noisy-neighbour, retry-storm, instances, store-outage, page-load, stacked-limits, expensive-route)".into()),
+            "scenario: unknown scenario \"a\\nb\" (expected one of edge-burst-demo, edge-burst, 2x-rate, per-second, burst-then-drip, manual, golden, swc-late, swc-early, ten-at-once, float-edge, lab-a, lab-b, lab-c, lab-d, lab-e, poisson, custom, noisy-neighbour, retry-storm, instances, store-outage, page-load, stacked-limits, expensive-route, service)".into()),
         ("a field name with a line break", r#"{"scenario": "golden", "x\ny": 1}"#.into(),
             format!("x\\ny: unknown field (expected one of {TOP})")),
         ("an id with a line break, duplicated", r#"{"requests": [1], "limiters": [{"algorithm": "gcra", "id": "a\nb", "limit": 5, "period_ms": 1000}, {"algorithm": "gcra", "id": "a\nb", "limit": 5, "period_ms": 1000}]}"#.into(),

@@ -16,6 +16,7 @@ pub mod layer;
 pub mod lesson;
 pub mod level;
 pub mod markup;
+pub mod service;
 
 use ratelab_core::Snapshot;
 use ratelab_sim::BusiestWindow;

@@ -19,6 +19,7 @@ pub mod learn;
 pub mod page;
 pub mod production;
 pub mod scenarios;
+pub mod service;
 pub mod setup;
 pub mod sweep;
 pub mod trace;

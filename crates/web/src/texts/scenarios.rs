@@ -185,6 +185,12 @@ pub fn scenario_text(id: ScenarioId) -> &'static Tr<ScenarioText> {
             "Một route đắt",
             "Một lần xuất dữ liệu tốn bằng 5 lần đọc: tính là 1 thì nó qua như một lần đọc; tính là 5 thì nó dùng đúng phần hạn mức nó tốn; một giới hạn chặt riêng cho nó thì các lần đọc không bị ảnh hưởng.",
         ),
+        Service => scenario!(
+            "Your service",
+            "Clients that retry, a key, instances, a store that fails: chosen in the setup, around each lane's limiter.",
+            "Dịch vụ của bạn",
+            "Khách thử lại, khóa đếm, số instance, kho chung bị sự cố: chọn trong phần thiết lập, bao quanh bộ giới hạn của từng làn.",
+        ),
     }
 }
 

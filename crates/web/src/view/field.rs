@@ -22,6 +22,7 @@ pub fn field_name(field: Field) -> String {
             };
             format!("lane{j}.{what}")
         }
+        Field::Knob(key) => format!("service.{key}"),
     }
 }
 

@@ -16,6 +16,8 @@ pub mod lanes;
 pub mod learn;
 pub mod live;
 pub mod notices;
+#[cfg(feature = "services")]
+pub mod service;
 pub mod setup;
 pub mod trace;
 pub mod url;
@@ -135,11 +137,46 @@ pub fn App(
             <notices::Notices />
             {(!compact && !embed).then(learn::Lessons)}
             {(!compact).then(setup::Setup)}
-            <controls::Controls />
-            <live::Live />
-            <lanes::Lanes />
-            <yardstick::Yardstick />
-            {(!compact).then(trace::Trace)}
+            {limiters_or_services(ctx, compact)}
         </div>
     })
 }
+
+/// The limiters' part of the page: the clock, the lanes, the yardstick, the trace.
+fn limiters(compact: bool) -> impl IntoView {
+    view! {
+        <controls::Controls />
+        <live::Live />
+        <lanes::Lanes />
+        <yardstick::Yardstick />
+        {(!compact).then(trace::Trace)}
+    }
+}
+
+/// The limiters' part, or for a service run (no limiter lanes: its lanes are
+/// services, shown whole, with no clock) the service view.
+#[cfg(feature = "services")]
+fn limiters_or_services(ctx: Ctx, compact: bool) -> impl IntoView {
+    let service_run = Memo::new(move |_| ctx.run.with(|s| s.sim.services.is_some()));
+    view! {
+        <Show when=move || !service_run.get()>{limiters(compact)}</Show>
+        <service::Services />
+    }
+}
+
+/// A build without the service model (the page's bundle, for its size budget)
+/// links none of the service view.
+#[cfg(not(feature = "services"))]
+fn limiters_or_services(_: Ctx, compact: bool) -> impl IntoView {
+    limiters(compact)
+}
+
+/// The `service` scenario's part of the setup, in a build with the service model.
+#[cfg(feature = "services")]
+pub fn service_knobs() -> impl IntoView {
+    service::knobs::Knobs()
+}
+
+/// A build without the service model has no knobs for it.
+#[cfg(not(feature = "services"))]
+pub fn service_knobs() -> impl IntoView {}

@@ -29,14 +29,36 @@ pub fn Setup() -> impl IntoView {
                 <h2 class="sr-only">{text(&SETUP, |t| t.setup)}</h2>
                 <div class="row">
                     <scenario::ScenarioPicker />
-                    <budget::Budget />
+                    {limiters_part(budget::Budget)}
                 </div>
                 <scenario::ScenarioNote />
-                <lanes::LaneList />
+                {crate::view::service_knobs()}
+                {limiters_part(lanes::LaneList)}
                 <custom::CustomRequests />
                 <sweep::SweepPanel />
                 <json::JsonBox />
             </section>
         </details>
     }
+}
+
+/// A part of the setup about the lanes' limiters (the shared budget, the lanes),
+/// hidden for a service scenario with fixed variants: it takes only its seed, its
+/// lanes are its variants, so those fields would change nothing.
+#[cfg(feature = "services")]
+fn limiters_part<V: IntoView + 'static>(part: fn() -> V) -> impl IntoView {
+    let ctx = crate::view::use_ctx();
+    let fixed = Memo::new(move |_| {
+        ctx.run.with(|s| {
+            let id = s.setup.scenario;
+            id.is_service() && !id.takes("limiters")
+        })
+    });
+    view! { <Show when=move || !fixed.get()>{part()}</Show> }
+}
+
+/// A build without the service model opens no service scenario.
+#[cfg(not(feature = "services"))]
+fn limiters_part<V: IntoView>(part: fn() -> V) -> V {
+    part()
 }

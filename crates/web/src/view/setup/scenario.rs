@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 use ratelab_sim::ScenarioId;
 
+use crate::away;
 use crate::state::{Action, Place};
 use crate::texts::scenarios::scenario_text;
 use crate::texts::setup::SETUP;
@@ -14,11 +15,10 @@ pub fn ScenarioPicker() -> impl IntoView {
     let ctx = use_ctx();
     let current = Memo::new(move |_| ctx.run.with(|s| s.setup.scenario));
     let error = ctx.error(Place::Scenario);
-    // The service scenarios are not offered: the page has no view of a service
-    // run yet, and its bundle leaves the service model out (README, "The
-    // JavaScript API").
-    let offered = ScenarioId::ALL.into_iter().filter(|id| !id.is_service());
-    let options: Vec<_> = offered
+    // Every scenario, the service ones too in a build without the service model:
+    // choosing one there opens it in the service build (README, "The service view").
+    let options: Vec<_> = ScenarioId::ALL
+        .into_iter()
         .map(|id| {
             let title = Signal::derive(move || scenario_text(id).get(ctx.lang.get()).title);
             view! {
@@ -36,6 +36,12 @@ pub fn ScenarioPicker() -> impl IntoView {
                 on:change=move |e| {
                     if let Some(id) = ScenarioId::from_id(&event_target_value(&e)) {
                         ctx.act(Action::Scenario(id));
+                        // One this build cannot run: the page opens it in the
+                        // service build (an embed shows a link to it instead).
+                        let away = ctx.read(|p| p.service_page.clone()).flatten();
+                        if let (Some(q), false) = (away, ctx.embed) {
+                            away::go(&q, false);
+                        }
                     }
                 }
             >

@@ -1,0 +1,224 @@
+//! A service run's pictures, as SVG made by [`Writer`]: attempts per second over
+//! the run (the picture of a retry storm) and every attempt by client, with each
+//! retry joined to the refused attempt it follows.
+//!
+//! Both are drawn in a fixed `viewBox` stretched to the card's width by CSS
+//! (`preserveAspectRatio="none"`, strokes that do not scale), so they are drawn
+//! once per run and never on resize. Heights and positions are integers computed
+//! from the engine's counts; the numbers themselves are printed by the components.
+
+use ratelab_sim::service::{Attempt, PerSecond};
+
+use super::markup::Writer;
+use super::Svg;
+
+/// The per-second chart's `viewBox` height.
+pub const CHART_HEIGHT: i64 = 100;
+/// Width per second in the chart's `viewBox`.
+const PER_SECOND: i64 = 10;
+
+/// Attempts per second: a bar per second (allowed at the bottom, refused above it,
+/// so the whole bar is the offered load) and the first tries as a line.
+pub fn per_second_chart(ps: &PerSecond) -> Svg {
+    let n = ps.offered.len().max(1) as i64;
+    let top = ps
+        .offered
+        .iter()
+        .chain(&ps.demand)
+        .copied()
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let h = |v: u64| -> i64 { (u128::from(v) * CHART_HEIGHT as u128 / u128::from(top)) as i64 };
+    let width = n * PER_SECOND;
+    let mut w = Writer::with_capacity(64 * n as usize + 256);
+    w.el("svg")
+        .attr("class", "per-second")
+        .attr("viewBox", format!("0 0 {width} {CHART_HEIGHT}").as_str())
+        .attr("preserveAspectRatio", "none")
+        .attr("aria-hidden", "true")
+        .children(|w| {
+            for (s, (&allowed, &refused)) in ps.allowed.iter().zip(&ps.refused).enumerate() {
+                let x = s as i64 * PER_SECOND;
+                let a = h(allowed);
+                let r = h(allowed + refused) - a;
+                if a > 0 {
+                    bar(w, "allowed", x, CHART_HEIGHT - a, a);
+                }
+                if r > 0 {
+                    bar(w, "refused", x, CHART_HEIGHT - a - r, r);
+                }
+            }
+            let mut d = String::with_capacity(16 * n as usize);
+            for (s, &v) in ps.demand.iter().enumerate() {
+                let x = s as i64 * PER_SECOND;
+                let y = CHART_HEIGHT - h(v);
+                let op = if s == 0 { 'M' } else { 'L' };
+                d.push_str(&format!("{op}{x} {y}H{}", x + PER_SECOND));
+            }
+            if !d.is_empty() {
+                w.el("path")
+                    .attr("class", "demand")
+                    .attr("d", d.as_str())
+                    .attr("vector-effect", "non-scaling-stroke")
+                    .end();
+            }
+        });
+    w.finish()
+}
+
+fn bar(w: &mut Writer, class: &'static str, x: i64, y: i64, height: i64) {
+    w.el("rect")
+        .attr("class", class)
+        .attr("x", x)
+        .attr("y", y)
+        .attr("width", PER_SECOND - 1)
+        .attr("height", height)
+        .end();
+}
+
+/// The most client rows the attempts picture draws; clients from the last row on
+/// share it.
+pub const MAX_ROWS: usize = 8;
+/// A row's height in the attempts picture's `viewBox`.
+pub const ROW: i64 = 12;
+/// The attempts picture's `viewBox` width.
+const STRIP_WIDTH: i64 = 1_000;
+
+/// The row client `c` is drawn in, of `clients`.
+pub fn row_of(c: u32, clients: usize) -> usize {
+    let rows = clients.clamp(1, MAX_ROWS);
+    (c as usize).min(rows - 1)
+}
+
+/// Every attempt as a tick in its client's row (`end_ms` at the right edge):
+/// allowed, refused by the limits (429) or by the store (503); a first try is
+/// taller than a retry. An arc joins each refused attempt to its retry. Each tick
+/// carries its attempt's index (`data-i`) for tests.
+/// `attempts` are `(index, attempt)` in index order.
+pub fn attempts_strip(attempts: &[(u64, &Attempt)], clients: usize, end_ms: u64) -> Svg {
+    let rows = clients.clamp(1, MAX_ROWS) as i64;
+    let end = end_ms.max(1);
+    let x = |t: u64| (u128::from(t.min(end)) * STRIP_WIDTH as u128 / u128::from(end)) as i64;
+    let y = |c: u32| row_of(c, clients) as i64 * ROW;
+    let mut w = Writer::with_capacity(4096);
+    w.el("svg")
+        .attr("class", "attempts")
+        .attr(
+            "viewBox",
+            format!("0 0 {STRIP_WIDTH} {}", rows * ROW).as_str(),
+        )
+        .attr("preserveAspectRatio", "none")
+        .attr("aria-hidden", "true")
+        .children(|w| {
+            for r in 1..rows {
+                w.el("line")
+                    .attr("class", "row")
+                    .attr("x1", 0)
+                    .attr("x2", STRIP_WIDTH)
+                    .attr("y1", r * ROW)
+                    .attr("y2", r * ROW)
+                    .attr("vector-effect", "non-scaling-stroke")
+                    .end();
+            }
+            // Arcs first, so the ticks are drawn over them.
+            let mut d = String::new();
+            for (_, a) in attempts {
+                let Some(next) = a.retry else { continue };
+                let Ok(at) = attempts.binary_search_by_key(&u64::from(next), |(i, _)| *i) else {
+                    continue;
+                };
+                let Some((_, b)) = attempts.get(at) else {
+                    continue;
+                };
+                let (x1, x2, y0) = (x(a.t), x(b.t), y(a.client) + ROW / 2);
+                d.push_str(&format!(
+                    "M{x1} {y0}Q{} {} {x2} {y0}",
+                    (x1 + x2) / 2,
+                    y0 - ROW / 2
+                ));
+            }
+            if !d.is_empty() {
+                w.el("path")
+                    .attr("class", "retry-link")
+                    .attr("d", d.as_str())
+                    .attr("vector-effect", "non-scaling-stroke")
+                    .end();
+            }
+            for &(i, a) in attempts {
+                let class = match (a.allowed, a.denied_by != 0 || a.retry_after_s.is_some()) {
+                    (true, _) => "tick allowed",
+                    (false, true) => "tick refused",
+                    (false, false) => "tick closed",
+                };
+                let (top, bottom) = if a.attempt == 1 {
+                    (1, ROW - 1)
+                } else {
+                    (3, ROW - 3)
+                };
+                let (x0, y0) = (x(a.t), y(a.client));
+                w.el("line")
+                    .attr("class", class)
+                    .attr("data-i", i)
+                    .attr("x1", x0)
+                    .attr("x2", x0)
+                    .attr("y1", y0 + top)
+                    .attr("y2", y0 + bottom)
+                    .attr("vector-effect", "non-scaling-stroke")
+                    .end();
+            }
+        });
+    w.finish()
+}
+
+/// Thousandths as a percentage with one decimal, exactly: `125` → `"12.5 %"`.
+pub fn percent(permille: u64) -> String {
+    format!("{}.{} %", permille / 10, permille % 10)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_are_exact() {
+        assert_eq!(percent(0), "0.0 %");
+        assert_eq!(percent(125), "12.5 %");
+        assert_eq!(percent(1000), "100.0 %");
+    }
+
+    #[test]
+    fn the_bars_stack_allowed_under_refused_to_the_offered_load() {
+        let ps = PerSecond {
+            demand: vec![4, 2],
+            offered: vec![4, 8],
+            allowed: vec![4, 2],
+            refused: vec![0, 6],
+        };
+        let svg = per_second_chart(&ps);
+        let s = svg.as_str();
+        // The tallest bar is the offered 8: second 1's refused part is 6/8 of the
+        // height above its allowed 2/8.
+        assert!(
+            s.contains(r#"<rect class="allowed" x="10" y="75" width="9" height="25"/>"#),
+            "{s}"
+        );
+        assert!(
+            s.contains(r#"<rect class="refused" x="10" y="0" width="9" height="75"/>"#),
+            "{s}"
+        );
+        assert!(
+            s.contains(r#"<path class="demand" d="M0 50H10L10 75H20""#),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn rows_stop_at_the_last_one() {
+        assert_eq!(row_of(0, 3), 0);
+        assert_eq!(row_of(2, 3), 2);
+        assert_eq!(row_of(7, 50), 7);
+        assert_eq!(row_of(49, 50), MAX_ROWS - 1);
+        assert_eq!(row_of(0, 0), 0);
+    }
+}

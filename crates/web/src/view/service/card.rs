@@ -1,0 +1,35 @@
+//! One lane of a service run: its name, its yardstick, its pictures, its clients.
+
+use leptos::prelude::*;
+
+use super::{attempts, chart, clients, summary};
+use crate::view::use_ctx;
+
+/// Lane `lane` of the service run (its parts read the run themselves, so a new
+/// run redraws the card in place).
+#[component]
+pub fn ServiceCard(
+    /// Which lane.
+    lane: usize,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let name = Memo::new(move |_| {
+        ctx.run.with(|s| {
+            s.sim
+                .services
+                .as_ref()
+                .and_then(|t| t.spec(lane))
+                .map(|spec| spec.id.clone())
+                .unwrap_or_default()
+        })
+    });
+    view! {
+        <article class="service" data-service=lane>
+            <h3>{name}</h3>
+            <summary::Summary lane />
+            <chart::PerSecondChart lane />
+            <attempts::Attempts lane />
+            <clients::Clients lane />
+        </article>
+    }
+}

@@ -1,0 +1,158 @@
+// The service build (dist/service/: the page with the service model, README "The
+// service view") against the command line, and how the page without the model
+// hands a service scenario over to it.
+//
+// The report the cards are compared with is made here, by the command line
+// (`ratelab simulate`, built by `cargo test --workspace` before this step runs),
+// from the same scenario the link opens.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { artifacts, open, useDist } from './helpers.mjs';
+
+const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+const site = useDist();
+let report;
+
+before(() => {
+  const cargo = process.env.CARGO ?? 'cargo';
+  const out = spawnSync(cargo, ['run', '--quiet', '-p', 'ratelab-cli', '--', 'simulate'], {
+    cwd: root,
+    input: '{"scenario": "retry-storm"}',
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  assert.equal(out.status, 0, `ratelab simulate failed: ${out.error ?? out.stderr}`);
+  report = JSON.parse(out.stdout);
+  assert.ok(report.services.length > 1, 'the retry storm has several variants');
+});
+
+/** Each card's numbers, from data-value. */
+function cards(page) {
+  return page.locator('.services article.service').evaluateAll((cards) =>
+    cards.map((c) => {
+      const v = (s) => Number(c.querySelector(s).dataset.value);
+      return {
+        id: c.querySelector('h3').textContent,
+        demand: v('.service-numbers .demand'),
+        offered: v('.service-numbers .offered'),
+        amplification_permille: v('.amplification'),
+        passed: v('.service-numbers .passed'),
+        status_429: v('.service-numbers .s429'),
+        goodput: {
+          first_try: v('.first-try'),
+          after_retry: v('.after-retry'),
+          gave_up: v('.goodput .gave-up'),
+        },
+        latency_ms: ['p50', 'p95', 'p99'].map((p) => v(`.latency .${p}`)),
+        max_in_1s: v('.service-numbers .max-in-1s'),
+        seconds: v('.seconds'),
+        clients: [...c.querySelectorAll('.clients tbody tr')].map((r) => ({
+          name: r.querySelector('th').textContent,
+          share_permille: Number(r.querySelector('.share').dataset.value),
+          rate_429_permille: Number(r.querySelector('.rate-429').dataset.value),
+        })),
+        ticks: c.querySelectorAll('.attempts .tick').length,
+      };
+    }),
+  );
+}
+
+test("the retry storm in the service build is the command line's report", async (t) => {
+  const page = await open(t, site.browser, `${site.base}service/?scenario=retry-storm`);
+  await page.locator('.services article.service').first().waitFor();
+  const got = await cards(page);
+  const want = report.services.map((s) => {
+    const y = s.yardstick;
+    return {
+      id: s.id,
+      demand: y.demand,
+      offered: y.offered,
+      amplification_permille: y.amplification_permille,
+      passed: y.passed,
+      status_429: y.status_429,
+      goodput: y.goodput,
+      latency_ms: [y.latency_ms.p50, y.latency_ms.p95, y.latency_ms.p99],
+      max_in_1s: y.max_in_1s,
+      seconds: y.per_second.offered.length,
+      clients: y.clients.map((c) => ({
+        name: c.name,
+        share_permille: c.share_permille,
+        rate_429_permille: c.rate_429_permille,
+      })),
+      ticks: s.attempts.t.length,
+    };
+  });
+  assert.deepEqual(got, want);
+  // Retrying at once amplifies the load more than exponential backoff with jitter.
+  assert.ok(got[0].amplification_permille > got[got.length - 1].amplification_permille);
+  await mkdir(artifacts, { recursive: true });
+  await page.screenshot({ path: join(artifacts, 'service-retry-storm.png'), fullPage: true });
+});
+
+test('picking a service scenario on the page opens the service build, the link kept', async (t) => {
+  const page = await open(t, site.browser, `${site.base}?scenario=golden&lang=vi&speed=2`, { leaves: true });
+  await page.locator('.lane').first().waitFor();
+  // The page without the model offers the service scenarios too.
+  await page.selectOption('select[name="scenario"]', 'noisy-neighbour');
+  await page.waitForURL(/\/service\/\?/);
+  await page.locator('.services article.service').first().waitFor();
+  const url = new URL(page.url());
+  assert.equal(url.pathname, '/service/');
+  assert.equal(url.searchParams.get('scenario'), 'noisy-neighbour');
+  assert.equal(url.searchParams.get('lang'), 'vi');
+  assert.equal(url.searchParams.get('speed'), '2');
+  assert.equal(await page.locator('.ratelab').first().getAttribute('lang'), 'vi');
+  // The service build opens every scenario: back to limiters, in place.
+  await page.selectOption('select[name="scenario"]', 'golden');
+  await page.locator('.lane').first().waitFor();
+  assert.equal(await page.locator('.services article.service').count(), 0);
+  assert.equal(new URL(page.url()).pathname, '/service/');
+});
+
+test('a link to the page with a service scenario lands in the service build with every setting', async (t) => {
+  const query = 'scenario=service&instances=3&store=local&limiters=sliding_log&lang=vi';
+  const page = await open(t, site.browser, `${site.base}?${query}#x`, { leaves: true });
+  await page.waitForURL(/\/service\/\?/);
+  await page.locator('.services article.service').first().waitFor();
+  const url = new URL(page.url());
+  assert.equal(url.pathname, '/service/');
+  for (const [k, v] of new URLSearchParams(query)) assert.equal(url.searchParams.get(k), v, k);
+  assert.equal(await page.locator('.services article.service').count(), 1);
+  assert.equal(await page.locator('input[name="service.instances"]').inputValue(), '3');
+  assert.equal(await page.locator('input[name="service.store"], select[name="service.store"]').inputValue(), 'local');
+  assert.equal(await page.locator('.ratelab').first().getAttribute('lang'), 'vi');
+  assert.equal(await page.locator('.notices').count(), 0);
+});
+
+test('a hostile service link: one line per bad setting, the service with its defaults', async (t) => {
+  const bad = encodeURIComponent('<img src=x onerror=alert(1)>');
+  const page = await open(t, site.browser, `${site.base}?scenario=service&outage=${bad}&instances=999&retry=${bad}`, {
+    leaves: true,
+  });
+  await page.waitForURL(/\/service\/\?/);
+  await page.locator('.services article.service').first().waitFor();
+  const lines = await page.locator('.notices li').allTextContents();
+  assert.equal(lines.length, 3, lines.join('\n'));
+  for (const key of ['outage=', 'instances=999', 'retry=']) {
+    assert.ok(lines.some((l) => l.startsWith(key)), `a notice for ${key}: ${lines.join('\n')}`);
+  }
+  assert.ok(lines.every((l) => !l.includes('\n')), 'each notice is one line');
+  // The text is shown, never parsed: no element came from the link.
+  assert.equal(await page.locator('.ratelab img').count(), 0);
+  assert.equal(await page.locator('input[name="service.instances"]').inputValue(), '1');
+});
+
+test('the embed with a service scenario: one line with a link to the service build', async (t) => {
+  const page = await open(t, site.browser, `${site.base}embed.html?scenario=retry-storm&seed=7`);
+  const line = page.locator('.service-elsewhere');
+  await line.waitFor();
+  assert.equal(await line.locator('a').getAttribute('href'), `${site.base}service/?scenario=retry-storm&seed=7`);
+  // The embed stays where it is, with the scenario it can run under the line.
+  assert.equal(new URL(page.url()).pathname, '/embed.html');
+  assert.equal(await page.locator('.notices').count(), 0);
+  assert.equal(await page.locator('.services').count(), 0);
+});
