@@ -34,7 +34,7 @@ pub const BUNDLE_TARGET_GZIP: u64 = 150_000;
 /// it) with the lessons panel to follow. Lower it as the page shrinks
 /// towards [`BUNDLE_TARGET_GZIP`]; never raise it without a reason in the commit
 /// message.
-pub const BUNDLE_BUDGET_GZIP: u64 = 430_000;
+pub const BUNDLE_BUDGET_GZIP: u64 = 470_000;
 
 /// The service build: where it goes and the web crate's features it has. The page
 /// with the service model and its view, which the first-load bundle leaves out for
@@ -46,7 +46,7 @@ pub const SERVICE_BUILD: (&str, &str) = ("dist/service", "services");
 /// it has one, so that it cannot grow unnoticed either (501.6 KB when it was set,
 /// with the lanes' production box). Never raise it without a reason in the
 /// commit message.
-pub const SERVICE_BUNDLE_BUDGET_GZIP: u64 = 520_000;
+pub const SERVICE_BUNDLE_BUDGET_GZIP: u64 = 575_000;
 
 /// Chromium as root, with no network to talk to.
 pub const CHROMIUM_FLAGS: &[&str] = &[

@@ -40,6 +40,8 @@ fn param_of(field: Field) -> (Option<usize>, &'static str) {
                 LaneField::Delay => "delay",
             },
         ),
+        // A service knob's messages name it by its link key (`attempts=21: ...`).
+        Field::Knob(key) => (None, key),
     }
 }
 
