@@ -92,8 +92,10 @@ fn after_first_paint(f: impl FnOnce() + 'static) {
     use std::cell::Cell;
     use std::rc::Rc;
     use std::time::Duration;
-    let once: Rc<Cell<Option<Box<dyn FnOnce()>>>> = Rc::new(Cell::new(Some(Box::new(f))));
-    let run = move |once: &Rc<Cell<Option<Box<dyn FnOnce()>>>>| {
+    /// `f`, until whichever of the two callbacks comes first takes it.
+    type Once = Rc<Cell<Option<Box<dyn FnOnce()>>>>;
+    let once: Once = Rc::new(Cell::new(Some(Box::new(f))));
+    let run = move |once: &Once| {
         if let Some(f) = once.take() {
             f();
         }
