@@ -31,7 +31,11 @@ pub const BUNDLE_TARGET_GZIP: u64 = 150_000;
 /// after them, not yet attributed: see the README), and to 430 KB when the size
 /// pass and each lane's "run it in production" box landed together (402.1 KB: the
 /// box carries every Lua script and teaching script as text, about 8 KB gzipped of
-/// it) with the lessons panel to follow. Lower it as the page shrinks
+/// it) with the lessons panel to follow, and to 470 KB when the lessons panel
+/// (+34.5 KB: the lesson runner 8.3 KB, the catalog's data 9 KB, the panel's code),
+/// issue 14's usability fixes (+11.8 KB: zoom, field errors in two languages, the
+/// legend, copy link) and the service hand-over (+8.2 KB) landed together (458.4
+/// KB). Lower it as the page shrinks
 /// towards [`BUNDLE_TARGET_GZIP`]; never raise it without a reason in the commit
 /// message.
 pub const BUNDLE_BUDGET_GZIP: u64 = 470_000;
@@ -44,8 +48,9 @@ pub const SERVICE_BUILD: (&str, &str) = ("dist/service", "services");
 /// The gzipped size the test command enforces for the service build, in bytes:
 /// it is only loaded when a service scenario opens, so its budget is looser, but
 /// it has one, so that it cannot grow unnoticed either (501.6 KB when it was set,
-/// with the lanes' production box). Never raise it without a reason in the
-/// commit message.
+/// with the lanes' production box; 575 KB since the lessons panel and the
+/// usability fixes, which it carries too, made it 551.4 KB). Never raise it
+/// without a reason in the commit message.
 pub const SERVICE_BUNDLE_BUDGET_GZIP: u64 = 575_000;
 
 /// Chromium as root, with no network to talk to.
