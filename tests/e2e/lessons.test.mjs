@@ -4,12 +4,12 @@
 // same setups), and the page's link names the step's setup, moment and lesson.
 // Run by `cargo xtask test` (step e2e), which builds the command line and sets
 // RATELAB_CLI to it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dist, launch, open, serve } from './helpers.mjs';
+import { open, useDist } from './helpers.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const cli = process.env.RATELAB_CLI ?? join(here, '..', '..', 'target', 'debug', 'ratelab');
@@ -23,20 +23,7 @@ function lessons(lang) {
   return JSON.parse(out);
 }
 
-let server;
-let browser;
-let url;
-
-before(async () => {
-  server = await serve(dist);
-  url = `http://127.0.0.1:${server.address().port}/`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
-});
+const site = useDist();
 
 /** What the open step shows: its texts and each marked number. */
 function shown(page) {
@@ -57,7 +44,7 @@ async function walk(t, lang) {
   const expected = lessons(lang);
   assert.ok(expected.length >= 16, `${expected.length} lessons`);
   const first = expected[0].id;
-  const page = await open(t, browser, `${url}?lesson=${first}&lang=${lang}`, {
+  const page = await open(t, site.browser, `${site.base}?lesson=${first}&lang=${lang}`, {
     reducedMotion: 'reduce',
   });
   let n = 0;
@@ -118,13 +105,13 @@ test('every lesson shows the command line\'s numbers (Vietnamese)', async (t) =>
 });
 
 test('a link opens a lesson step; a hostile lesson= is a one-line notice', async (t) => {
-  const page = await open(t, browser, `${url}?lesson=golden&step=4`);
+  const page = await open(t, site.browser, `${site.base}?lesson=golden&step=4`);
   await page.locator('article.lesson[data-lesson="golden"][data-step="3"] .proved').waitFor();
   assert.equal(await page.locator('.notices').count(), 0);
   const bad = await open(
     t,
-    browser,
-    `${url}?lesson=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&step=%0A2&limit=3`,
+    site.browser,
+    `${site.base}?lesson=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&step=%0A2&limit=3`,
   );
   const notice = bad.locator('.notices li');
   await notice.first().waitFor();

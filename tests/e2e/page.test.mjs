@@ -1,28 +1,15 @@
 // End-to-end: the page Trunk built (dist/) renders the playground with no error.
 // Run by `cargo xtask test` (step e2e), which sets the RATELAB_* variables.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { artifacts, dist, launch, open, serve } from './helpers.mjs';
+import { artifacts, open, useDist } from './helpers.mjs';
 
-let server;
-let browser;
-let url;
-
-before(async () => {
-  server = await serve(dist);
-  url = `http://127.0.0.1:${server.address().port}/`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
-});
+const site = useDist();
 
 test('the built page opens on the first lesson, playing, the setup folded', async (t) => {
-  const page = await open(t, browser, url);
+  const page = await open(t, site.browser, site.base);
   await page.locator('h1', { hasText: 'ratelab' }).waitFor();
   assert.equal(await page.title(), 'ratelab · a rate-limiting playground');
   await page.locator('article.lane').first().waitFor();
@@ -46,7 +33,7 @@ test('the built page opens on the first lesson, playing, the setup folded', asyn
 });
 
 test('in Vietnamese the document is Vietnamese: <html lang> and the title', async (t) => {
-  const page = await open(t, browser, `${url}?lang=vi`);
+  const page = await open(t, site.browser, `${site.base}?lang=vi`);
   await page.locator('article.lane').first().waitFor();
   await page.waitForFunction(() => document.documentElement.lang === 'vi');
   assert.equal(await page.title(), 'ratelab · sân chơi về giới hạn tần suất');
@@ -57,15 +44,15 @@ test('in Vietnamese the document is Vietnamese: <html lang> and the title', asyn
 });
 
 test('"copy link" copies the address of the view as it is now', async (t) => {
-  const page = await open(t, browser, `${url}?scenario=lab-c`);
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+  const page = await open(t, site.browser, `${site.base}?scenario=lab-c`);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.base });
   await page.locator('article.lane').first().waitFor();
   const button = page.locator('button.copy-link');
   assert.match(await page.locator('.share .hint').textContent(), /share it/);
   await button.click();
   await button.filter({ hasText: 'Link copied' }).waitFor();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  assert.ok(copied.startsWith(url + '?') && copied.includes('scenario=lab-c'), copied);
+  assert.ok(copied.startsWith(site.base + '?') && copied.includes('scenario=lab-c'), copied);
   // The copied link opens the same view.
   await page.goto(copied);
   await page.locator('article.lane').first().waitFor();
@@ -76,7 +63,7 @@ test('"copy link" copies the address of the view as it is now', async (t) => {
 });
 
 test('keys step the clock; the URL follows', async (t) => {
-  const page = await open(t, browser, `${url}?scenario=golden`);
+  const page = await open(t, site.browser, `${site.base}?scenario=golden`);
   const now = page.locator('output.now');
   await now.filter({ hasText: '0 s' }).waitFor();
   await page.keyboard.press('ArrowRight');
@@ -89,7 +76,7 @@ test('keys step the clock; the URL follows', async (t) => {
 });
 
 test('play runs the clock and space pauses it', async (t) => {
-  const page = await open(t, browser, `${url}?speed=16`);
+  const page = await open(t, site.browser, `${site.base}?speed=16`);
   await page.locator('article.lane').first().waitFor();
   await page.keyboard.press(' ');
   await page.waitForFunction(() => document.querySelector('output.now')?.textContent !== '0 s');
@@ -100,7 +87,7 @@ test('play runs the clock and space pauses it', async (t) => {
 });
 
 test('usable at phone width: lanes stack, tables scroll', async (t) => {
-  const page = await open(t, browser, `${url}?t=11.2s`, { width: 390, height: 844 });
+  const page = await open(t, site.browser, `${site.base}?t=11.2s`, { width: 390, height: 844 });
   await page.locator('article.lane').first().waitFor();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px`);

@@ -91,20 +91,9 @@ pub(super) fn read(s: &mut ServiceSetup, key: &str, text: &str) -> Result<(), St
     Ok(())
 }
 
-/// Every knob, in the order [`write`] puts them.
-pub(super) const KNOBS: [&str; 11] = [
-    "noisy",
-    "retry",
-    "backoff",
-    "attempts",
-    "key",
-    "instances",
-    "balance",
-    "store",
-    "outage",
-    "on_outage",
-    "fallback",
-];
+/// Every knob of the `service` scenario, in the order [`write`] puts them: the
+/// form's knobs after the seeded scenarios' three.
+pub(super) const KNOBS: &[&str] = FORM_KNOBS.split_at(3).1;
 
 /// `20s-40s,50s-55s`: sorted spans that do not touch, each ending after it starts.
 fn parse_outages(text: &str) -> Result<Vec<Span>, String> {
