@@ -85,10 +85,31 @@ pub const ROW: i64 = 12;
 /// The attempts picture's `viewBox` width.
 const STRIP_WIDTH: i64 = 1_000;
 
-/// The row client `c` is drawn in, of `clients`.
-pub fn row_of(c: u32, clients: usize) -> usize {
-    let rows = clients.clamp(1, MAX_ROWS);
-    (c as usize).min(rows - 1)
+/// The row each of `clients` clients is drawn in. With more clients than rows,
+/// the clients with the most refused attempts get a row of their own (ties to the
+/// lower index), in index order, and the rest share the last row: a retry storm's
+/// retries are then where the learner can see them, not among the others.
+pub fn client_rows(attempts: &[(u64, &Attempt)], clients: usize) -> Vec<usize> {
+    if clients <= MAX_ROWS {
+        return (0..clients).collect();
+    }
+    let mut refused = vec![0u64; clients];
+    for (_, a) in attempts {
+        if let Some(n) = refused.get_mut(a.client as usize).filter(|_| !a.allowed) {
+            *n += 1;
+        }
+    }
+    let mut by_refusals: Vec<usize> = (0..clients).collect();
+    by_refusals.sort_by_key(|&c| (std::cmp::Reverse(refused.get(c).copied()), c));
+    let mut named: Vec<usize> = by_refusals.into_iter().take(MAX_ROWS - 1).collect();
+    named.sort_unstable();
+    let mut rows = vec![MAX_ROWS - 1; clients];
+    for (row, c) in named.into_iter().enumerate() {
+        if let Some(r) = rows.get_mut(c) {
+            *r = row;
+        }
+    }
+    rows
 }
 
 /// Every attempt as a tick in its client's row (`end_ms` at the right edge):
@@ -96,11 +117,12 @@ pub fn row_of(c: u32, clients: usize) -> usize {
 /// taller than a retry. An arc joins each refused attempt to its retry. Each tick
 /// carries its attempt's index (`data-i`) for tests.
 /// `attempts` are `(index, attempt)` in index order.
-pub fn attempts_strip(attempts: &[(u64, &Attempt)], clients: usize, end_ms: u64) -> Svg {
-    let rows = clients.clamp(1, MAX_ROWS) as i64;
+/// `rows` is each client's row ([`client_rows`]).
+pub fn attempts_strip(attempts: &[(u64, &Attempt)], rows_of: &[usize], end_ms: u64) -> Svg {
+    let rows = rows_of.len().clamp(1, MAX_ROWS) as i64;
     let end = end_ms.max(1);
     let x = |t: u64| (u128::from(t.min(end)) * STRIP_WIDTH as u128 / u128::from(end)) as i64;
-    let y = |c: u32| row_of(c, clients) as i64 * ROW;
+    let y = |c: u32| rows_of.get(c as usize).copied().unwrap_or(MAX_ROWS - 1) as i64 * ROW;
     let mut w = Writer::with_capacity(4096);
     w.el("svg")
         .attr("class", "attempts")
@@ -214,11 +236,29 @@ mod tests {
     }
 
     #[test]
-    fn rows_stop_at_the_last_one() {
-        assert_eq!(row_of(0, 3), 0);
-        assert_eq!(row_of(2, 3), 2);
-        assert_eq!(row_of(7, 50), 7);
-        assert_eq!(row_of(49, 50), MAX_ROWS - 1);
-        assert_eq!(row_of(0, 0), 0);
+    fn the_clients_refused_most_get_the_named_rows() {
+        let at = |client: u32, allowed: bool| Attempt {
+            t: 0,
+            client,
+            route: 0,
+            attempt: 1,
+            original: 0,
+            retry: None,
+            instance: 0,
+            allowed,
+            wait_ms: 0,
+            decider: ratelab_sim::service::Decider::Limits,
+            denied_by: u16::from(!allowed),
+            retry_after_s: None,
+        };
+        assert_eq!(client_rows(&[], 3), [0, 1, 2]);
+        assert_eq!(client_rows(&[], 0), Vec::<usize>::new());
+        // Ten clients: 9 and 4 were refused (9 twice), so they are named first,
+        // then the lowest indices; the rest share the last row.
+        let attempts = [at(9, false), at(9, false), at(4, false), at(1, true)];
+        let held: Vec<(u64, &Attempt)> = (0u64..).zip(attempts.iter()).collect();
+        let rows = client_rows(&held, 10);
+        let last = MAX_ROWS - 1;
+        assert_eq!(rows, [0, 1, 2, 3, 4, 5, last, last, last, 6]);
     }
 }

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::draw::service::{attempts_strip, MAX_ROWS};
+use crate::draw::service::{attempts_strip, client_rows, MAX_ROWS};
 use crate::texts::service::SERVICE;
 use crate::view::{text, use_ctx};
 
@@ -28,25 +28,32 @@ pub fn Attempts(
                 .filter_map(|i| t.attempt(lane, i).map(|a| (i, a)))
                 .collect();
             let end = held.last().map_or(0, |(_, a)| a.t).max(spec.duration_ms);
-            let names: Vec<String> = spec.clients.iter().map(|c| c.name.clone()).collect();
-            (attempts_strip(&held, names.len(), end), names)
+            // Each row's name: the client's, or for the shared last row how many
+            // share it (filled in below, in the page's language).
+            let rows_of = client_rows(&held, spec.clients.len());
+            let mut names = vec![(String::new(), 0usize); spec.clients.len().min(MAX_ROWS)];
+            for (c, &row) in spec.clients.iter().zip(&rows_of) {
+                if let Some(n) = names.get_mut(row) {
+                    n.0.clone_from(&c.name);
+                    n.1 += 1;
+                }
+            }
+            (attempts_strip(&held, &rows_of, end), names)
         })
     });
     let rows = move || {
         let lang = ctx.lang.get();
         drawn.with(|(_, names)| {
-            let mut rows: Vec<String> = names.iter().take(MAX_ROWS).cloned().collect();
-            if names.len() > MAX_ROWS {
-                if let Some(last) = rows.last_mut() {
-                    *last = format!(
-                        "+{} {}",
-                        names.len() - (MAX_ROWS - 1),
-                        SERVICE.get(lang).others
-                    );
-                }
-            }
-            rows.into_iter()
-                .map(|n| view! { <li>{n}</li> })
+            names
+                .iter()
+                .map(|(name, sharing)| {
+                    let n = if *sharing > 1 {
+                        format!("+{sharing} {}", SERVICE.get(lang).others)
+                    } else {
+                        name.clone()
+                    };
+                    view! { <li>{n}</li> }
+                })
                 .collect_view()
         })
     };
