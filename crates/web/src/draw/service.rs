@@ -193,6 +193,49 @@ pub fn attempts_strip(attempts: &[(u64, &Attempt)], rows_of: &[usize], end_ms: u
     w.finish()
 }
 
+/// What became of one attempt in a refused request's chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// When it arrived, ms.
+    pub t: u64,
+    /// Allowed?
+    pub allowed: bool,
+    /// Refused by the limits or the fallback (a `429`), not by a store that is
+    /// down and fails closed (a `503`).
+    pub limited: bool,
+    /// The refusal's `Retry-After`, whole seconds.
+    pub retry_after_s: Option<u64>,
+}
+
+/// The run's first refused attempt (of those held, in index order) and every
+/// retry its client sent after it, in order: the last step is allowed, or refused
+/// with no retry after it (the client gave up, or the run ended first). `None`
+/// when nothing was refused.
+pub fn first_refusal(attempts: &[(u64, &Attempt)]) -> Option<(u32, Vec<Step>)> {
+    let step = |a: &Attempt| Step {
+        t: a.t,
+        allowed: a.allowed,
+        limited: a.denied_by != 0 || a.retry_after_s.is_some(),
+        retry_after_s: a.retry_after_s,
+    };
+    let (_, first) = attempts.iter().find(|(_, a)| !a.allowed)?;
+    let mut steps = vec![step(first)];
+    let mut next = first.retry;
+    // A request makes at most `max_attempts` (≤ 20) attempts; the bound only
+    // guards against a malformed chain.
+    while let Some(i) = next.filter(|_| steps.len() <= 64) {
+        let Ok(at) = attempts.binary_search_by_key(&u64::from(i), |(j, _)| *j) else {
+            break;
+        };
+        let Some((_, a)) = attempts.get(at) else {
+            break;
+        };
+        steps.push(step(a));
+        next = a.retry;
+    }
+    Some((first.client, steps))
+}
+
 /// Thousandths as a percentage with one decimal, exactly: `125` → `"12.5 %"`.
 pub fn percent(permille: u64) -> String {
     format!("{}.{} %", permille / 10, permille % 10)
@@ -233,6 +276,41 @@ mod tests {
             s.contains(r#"<path class="demand" d="M0 50H10L10 75H20""#),
             "{s}"
         );
+    }
+
+    #[test]
+    fn a_refused_requests_chain_follows_its_retries() {
+        let at = |t: u64, allowed: bool, retry: Option<u32>| Attempt {
+            t,
+            client: 3,
+            route: 0,
+            attempt: 1,
+            original: 0,
+            retry,
+            instance: 0,
+            allowed,
+            wait_ms: 0,
+            decider: ratelab_sim::service::Decider::Limits,
+            denied_by: u16::from(!allowed),
+            retry_after_s: (!allowed).then_some(2),
+        };
+        assert_eq!(first_refusal(&[]), None);
+        let attempts = [
+            at(0, true, None),
+            at(5, false, Some(3)),
+            at(6, true, None),
+            at(2_005, true, None),
+        ];
+        let held: Vec<(u64, &Attempt)> = (0u64..).zip(attempts.iter()).collect();
+        let (client, steps) = first_refusal(&held).unwrap();
+        assert_eq!(client, 3);
+        let ts: Vec<(u64, bool)> = steps.iter().map(|s| (s.t, s.allowed)).collect();
+        assert_eq!(ts, [(5, false), (2_005, true)]);
+        assert_eq!(steps[0].retry_after_s, Some(2));
+        assert!(steps[0].limited);
+        // A retry the run no longer holds ends the chain where it is.
+        let (_, cut) = first_refusal(&held[..3]).unwrap();
+        assert_eq!(cut.len(), 1);
     }
 
     #[test]

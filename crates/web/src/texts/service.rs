@@ -45,6 +45,13 @@ pub struct ServiceTexts {
     pub rate_429: &'static str,
     pub none: &'static str,
     pub seconds: &'static str,
+    /// The first refusal's box: its title, "its client's policy", "retries at",
+    /// "again", and the end of a chain refused to the last.
+    pub refusal: &'static str,
+    pub refusal_policy: &'static str,
+    pub retries_at: &'static str,
+    pub no_more: &'static str,
+    pub no_refusal: &'static str,
 }
 
 /// The service view's words in every language.
@@ -87,6 +94,11 @@ pub static SERVICE: Tr<ServiceTexts> = Tr {
         share: "share of allowed",
         rate_429: "429 rate",
         none: "–",
+        refusal: "The first refused request, and what its client did",
+        refusal_policy: "its client's retry policy",
+        retries_at: "retries at",
+        no_more: "no retry after it: the client gave up (or the run ended)",
+        no_refusal: "Nothing was refused in this run.",
         seconds: "s",
     },
     vi: ServiceTexts {
@@ -127,6 +139,11 @@ pub static SERVICE: Tr<ServiceTexts> = Tr {
         share: "phần được cho qua",
         rate_429: "tỉ lệ 429",
         none: "–",
+        refusal: "Request đầu tiên bị từ chối, và client của nó đã làm gì",
+        refusal_policy: "chính sách thử lại của client",
+        retries_at: "thử lại lúc",
+        no_more: "không thử lại nữa: client bỏ cuộc (hoặc lần chạy đã hết)",
+        no_refusal: "Lần chạy này không từ chối request nào.",
         seconds: "s",
     },
 };

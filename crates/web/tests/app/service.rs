@@ -115,3 +115,44 @@ async fn the_service_knobs_rerun_the_service_or_say_why() {
     );
     assert_eq!(value(&card, ".offered"), y.offered.to_string());
 }
+
+#[wasm_bindgen_test]
+async fn each_card_follows_its_first_429_through_the_clients_retries() {
+    let root = fresh_root();
+    let _p = mount_with(&root, &[("scenario", "retry-storm")]);
+    settle().await;
+    let run = engine("scenario=retry-storm");
+    let cards = all(&root, ".services article.service");
+    assert_eq!(cards.len(), run.lane_count());
+    let mut followed = 0;
+    for (j, card) in cards.iter().enumerate() {
+        let held: Vec<_> = run
+            .retained(j)
+            .filter_map(|i| run.attempt(j, i).map(|a| (i, a)))
+            .collect();
+        let text = |s: &str| find(card, s).text_content().unwrap_or_default();
+        let Some((client, steps)) = ratelab_web::draw::service::first_refusal(&held) else {
+            assert!(all(card, ".refusal .first").is_empty());
+            continue;
+        };
+        let name = &run.spec(j).unwrap().clients[client as usize].name;
+        let first = text(".refusal .first");
+        assert!(first.starts_with(&format!("{name} · ")), "{first}");
+        let retries = all(card, ".refusal .chain li:not(.ends)");
+        assert_eq!(retries.len(), steps.len() - 1, "card {j}");
+        for (li, s) in retries.iter().zip(&steps[1..]) {
+            let shown = li.text_content().unwrap_or_default();
+            let at = ratelab_web::model::time_label(s.t);
+            assert!(shown.starts_with(&format!("retries at {at}: ")), "{shown}");
+            assert_eq!(shown.ends_with(": allowed"), s.allowed, "{shown}");
+        }
+        let ended = steps.last().is_some_and(|s| !s.allowed);
+        assert_eq!(
+            all(card, ".refusal .chain li.ends").len(),
+            usize::from(ended)
+        );
+        followed += steps.len();
+    }
+    // The retry storm refuses, and its clients retry: something was followed.
+    assert!(followed > 1);
+}

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::{attempts, chart, clients, summary};
+use super::{attempts, chart, clients, refusal, summary};
 use crate::view::use_ctx;
 
 /// Lane `lane` of the service run (its parts read the run themselves, so a new
@@ -29,6 +29,7 @@ pub fn ServiceCard(
             <summary::Summary lane />
             <chart::PerSecondChart lane />
             <attempts::Attempts lane />
+            <refusal::Refusal lane />
             <clients::Clients lane />
         </article>
     }

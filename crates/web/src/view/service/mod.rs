@@ -3,6 +3,7 @@
 //! ran them. One component per file: [`card::ServiceCard`] (one lane) holds
 //! [`summary::Summary`] (its yardstick), [`chart::PerSecondChart`] (attempts per
 //! second), [`attempts::Attempts`] (every attempt by client, retries linked) and
+//! [`refusal::Refusal`] (its first 429 and what the client's retry policy did next),
 //! [`clients::Clients`] (each client's share and 429 rate); [`knobs::Knobs`] is the
 //! `service` scenario's part of the setup.
 
@@ -11,6 +12,7 @@ pub mod card;
 pub mod chart;
 pub mod clients;
 pub mod knobs;
+pub mod refusal;
 pub mod summary;
 
 use leptos::prelude::*;
