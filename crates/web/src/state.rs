@@ -864,8 +864,8 @@ mod tests {
             p.error(knob("attempts")),
             Some("21 is too large (at most 20)")
         );
-        // Another scenario has no knobs.
-        let mut g = page("");
+        // Another scenario has no knobs (the bare address opens a lesson).
+        let mut g = page("scenario=golden");
         g.apply(Action::Edit(Field::Knob("retry"), "fixed".into()));
         assert_eq!(
             g.error(knob("retry")),
