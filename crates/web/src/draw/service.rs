@@ -193,6 +193,17 @@ pub fn attempts_strip(attempts: &[(u64, &Attempt)], rows_of: &[usize], end_ms: u
     w.finish()
 }
 
+/// Lane `lane`'s attempts that `run` still holds, as `(index, attempt)` in index
+/// order: what [`attempts_strip`], [`client_rows`] and [`first_refusal`] read.
+pub fn held_attempts(
+    run: &ratelab_sim::service::ServiceTimeline,
+    lane: usize,
+) -> Vec<(u64, &Attempt)> {
+    run.retained(lane)
+        .filter_map(|i| run.attempt(lane, i).map(|a| (i, a)))
+        .collect()
+}
+
 /// What became of one attempt in a refused request's chain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {

@@ -126,10 +126,7 @@ async fn each_card_follows_its_first_429_through_the_clients_retries() {
     assert_eq!(cards.len(), run.lane_count());
     let mut followed = 0;
     for (j, card) in cards.iter().enumerate() {
-        let held: Vec<_> = run
-            .retained(j)
-            .filter_map(|i| run.attempt(j, i).map(|a| (i, a)))
-            .collect();
+        let held = ratelab_web::draw::service::held_attempts(&run, j);
         let text = |s: &str| find(card, s).text_content().unwrap_or_default();
         let Some((client, steps)) = ratelab_web::draw::service::first_refusal(&held) else {
             assert!(all(card, ".refusal .first").is_empty());

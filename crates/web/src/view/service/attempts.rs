@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::draw::service::{attempts_strip, client_rows, MAX_ROWS};
+use crate::draw::service::{attempts_strip, client_rows, held_attempts, MAX_ROWS};
 use crate::texts::service::SERVICE;
 use crate::view::{text, use_ctx};
 
@@ -23,10 +23,7 @@ pub fn Attempts(
             let Some(spec) = t.spec(lane) else {
                 return Default::default();
             };
-            let held: Vec<_> = t
-                .retained(lane)
-                .filter_map(|i| t.attempt(lane, i).map(|a| (i, a)))
-                .collect();
+            let held = held_attempts(t, lane);
             let end = held.last().map_or(0, |(_, a)| a.t).max(spec.duration_ms);
             // Each row's name: the client's, or for the shared last row how many
             // share it (filled in below, in the page's language).

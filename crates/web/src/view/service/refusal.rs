@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use ratelab_sim::service::Backoff;
 
-use crate::draw::service::{first_refusal, Step};
+use crate::draw::service::{first_refusal, held_attempts, Step};
 use crate::model::time_label;
 use crate::texts::service::{KnobTexts, ServiceTexts, KNOBS, SERVICE};
 use crate::view::{text, use_ctx};
@@ -45,10 +45,7 @@ pub fn Refusal(
         ctx.run.with(|s| {
             let t = s.sim.services.as_ref()?;
             let spec = t.spec(lane)?;
-            let held: Vec<_> = t
-                .retained(lane)
-                .filter_map(|i| t.attempt(lane, i).map(|a| (i, a)))
-                .collect();
+            let held = held_attempts(t, lane);
             let (client, steps) = first_refusal(&held)?;
             let c = spec.clients.get(client as usize)?;
             Some((c.name.clone(), c.retry.backoff, c.retry.max_attempts, steps))
