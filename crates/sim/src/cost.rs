@@ -32,6 +32,7 @@ use ratelab_core::{Algorithm, AnyLimiter, Limiter, Ms};
 
 use crate::config::Config;
 use crate::error::SimError;
+use crate::shape::{Shape, WindowLoad};
 use crate::stream::{Request, Stream};
 use crate::timeline::{TimelineLimits, ENTRY_BYTES};
 use crate::traffic::Poisson;
@@ -165,19 +166,10 @@ impl fmt::Display for Bytes {
     }
 }
 
-/// Per key of the stream, measured against one window W.
-#[derive(Clone, Copy, Debug, Default)]
-struct KeyLoad {
-    /// The most distinct arrival times inside any window `(t − W, t]`.
-    distinct: u64,
-    /// The most requests inside any window.
-    requests: u64,
-}
-
 /// The stream measured against a window, per key.
 #[derive(Clone, Debug, Default)]
 struct Load {
-    keys: Vec<KeyLoad>,
+    keys: Vec<WindowLoad>,
     /// Σ over requests of `min(cap, distinct times of its key in the window, itself
     /// included)`: the log entries a trace shows, when asked for with a cap.
     shown: u64,
@@ -187,7 +179,7 @@ struct Load {
 /// sums what a trace of a log capped at `cap` entries shows ([`Load::shown`]).
 fn load(stream: &Stream, window_ms: u64, cap: Option<u64>) -> Load {
     let mut windows: BTreeMap<u32, (VecDeque<(u64, u64)>, u64)> = BTreeMap::new();
-    let mut keys = vec![KeyLoad::default(); stream.keys.len()];
+    let mut keys = vec![WindowLoad::default(); stream.keys.len()];
     let mut shown = 0u64;
     for r in &stream.requests {
         let (q, inside) = windows.entry(r.key).or_default();
@@ -258,16 +250,63 @@ impl LaneState {
     }
 }
 
+/// Where the estimate reads its figures: the stream itself, or, for a stream not
+/// made yet, its [`Shape`] (the figures bounded from the scenario's parameters; a
+/// one-key stream whose key is `""`).
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// A stream at hand.
+    Stream(&'a Stream),
+    /// A parameterised scenario's stream, before it is made.
+    Shape(&'a Shape),
+}
+
+impl Source<'_> {
+    fn requests(&self) -> u64 {
+        match self {
+            Source::Stream(s) => s.len() as u64,
+            Source::Shape(s) => s.requests,
+        }
+    }
+
+    fn last_ms(&self) -> u64 {
+        match self {
+            Source::Stream(s) => s.requests.last().map_or(0, |r| r.t),
+            Source::Shape(s) => s.last_ms,
+        }
+    }
+
+    /// The key table's bytes (a shaped stream's is `[""]`).
+    fn key_table_bytes(&self) -> u64 {
+        let entry = |len: usize| 2 * (size_of::<String>() + len) as u64 + 16;
+        match self {
+            Source::Stream(s) => s.keys.iter().map(|k| entry(k.len())).sum(),
+            Source::Shape(_) => entry(0),
+        }
+    }
+}
+
 /// The stream as the estimate needs it, measured once per distinct window.
 struct Measure<'a> {
-    stream: &'a Stream,
+    source: Source<'a>,
     loads: BTreeMap<u64, Load>,
     key_bytes: u64,
     keys_used: u64,
 }
 
 impl<'a> Measure<'a> {
-    fn new(stream: &'a Stream) -> Measure<'a> {
+    fn new(source: Source<'a>) -> Measure<'a> {
+        let stream = match source {
+            Source::Stream(stream) => stream,
+            Source::Shape(shape) => {
+                return Measure {
+                    source,
+                    loads: BTreeMap::new(),
+                    key_bytes: if shape.requests > 0 { key_bytes(0) } else { 0 },
+                    keys_used: u64::from(shape.requests > 0),
+                }
+            }
+        };
         let mut used = vec![false; stream.keys.len()];
         for r in &stream.requests {
             if let Some(u) = used.get_mut(r.key as usize) {
@@ -282,7 +321,7 @@ impl<'a> Measure<'a> {
             .map(|(k, _)| key_bytes(k.len()))
             .sum();
         Measure {
-            stream,
+            source,
             loads: BTreeMap::new(),
             key_bytes,
             keys_used: used.iter().filter(|&&u| u).count() as u64,
@@ -290,10 +329,14 @@ impl<'a> Measure<'a> {
     }
 
     fn load(&mut self, window_ms: u64) -> &Load {
-        let stream = self.stream;
-        self.loads
-            .entry(window_ms)
-            .or_insert_with(|| load(stream, window_ms, None))
+        let source = self.source;
+        self.loads.entry(window_ms).or_insert_with(|| match source {
+            Source::Stream(stream) => load(stream, window_ms, None),
+            Source::Shape(shape) => Load {
+                keys: vec![shape.window(window_ms)],
+                shown: 0,
+            },
+        })
     }
 
     /// Bytes of the points a lane's yardstick keeps in its windows at once: allowed
@@ -376,11 +419,11 @@ impl<'a> Measure<'a> {
 pub fn run_cost(config: &Config) -> Cost {
     let stream = &config.stream;
     let n = stream.len() as u64;
-    let mut m = Measure::new(stream);
+    let mut m = Measure::new(Source::Stream(stream));
     let mut cost = base_cost(config);
     // The stream, and one lane's decisions at a time ([`crate::run_with`]).
-    cost.bytes =
-        n * (size_of::<Request>() + size_of::<crate::Decided>()) as u64 + stream_key_bytes(stream);
+    cost.bytes = n * (size_of::<Request>() + size_of::<crate::Decided>()) as u64
+        + Source::Stream(stream).key_table_bytes();
     cost.steps = n;
     let mut largest = 0;
     for (j, lane) in config.lanes.iter().enumerate() {
@@ -398,7 +441,7 @@ pub fn run_cost(config: &Config) -> Cost {
             + state.live_bytes()
             + windows
             + m.keys_used * KEY_WINDOW_BYTES
-            + histogram_bytes(stream)
+            + histogram_bytes(Source::Stream(stream))
             // The JSON written: `true,` and a wait of up to 16 digits.
             + n * 24;
         cost.steps += 2 * n;
@@ -430,13 +473,22 @@ pub fn run_cost(config: &Config) -> Cost {
 /// What a [`crate::Timeline`] with `limits` holds and does for `config` (the
 /// playground): see the README's "bad input" for the terms.
 pub fn timeline_cost(config: &Config, limits: &TimelineLimits) -> Cost {
-    let stream = &config.stream;
-    let n = stream.len() as u64;
+    timeline_cost_of(config, Source::Stream(&config.stream), limits)
+}
+
+/// [`timeline_cost`] for `config`'s lanes and window over the stream `source`
+/// describes (`config.stream` is not read). With a [`Source::Shape`] every figure it
+/// reads is an upper bound on the stream's and the estimate only grows with each,
+/// so the cost is at least [`timeline_cost`]'s for the stream once it is made: what
+/// it allows, the stream's estimate allows too.
+pub fn timeline_cost_of(config: &Config, source: Source<'_>, limits: &TimelineLimits) -> Cost {
+    let n = source.requests();
     let retain = (limits.retain + limits.checkpoint_every) as u64;
     let r = n.min(retain);
-    let mut m = Measure::new(stream);
+    let mut m = Measure::new(source);
     let mut cost = base_cost(config);
-    cost.bytes = deque_bytes(r, size_of::<Request>() as u64) + 2 * stream_key_bytes(stream);
+    cost.requests = n;
+    cost.bytes = deque_bytes(r, size_of::<Request>() as u64) + 2 * source.key_table_bytes();
     cost.steps = n;
     let mut largest = 0;
     let every = limits.checkpoint_every.max(1) as u64;
@@ -457,7 +509,7 @@ pub fn timeline_cost(config: &Config, limits: &TimelineLimits) -> Cost {
         cost.bytes += deque_bytes(r, ENTRY_BYTES)
             + windows
             + m.keys_used * KEY_WINDOW_BYTES
-            + histogram_bytes(stream)
+            + histogram_bytes(source)
             // Live, the base, and one being built at compaction.
             + state.live_bytes()
             + 2 * state.copy_bytes()
@@ -494,9 +546,9 @@ fn deque_bytes(len: u64, size: u64) -> u64 {
 pub fn trace_cost(config: &Config) -> Cost {
     let stream = &config.stream;
     let n = stream.len() as u64;
-    let mut m = Measure::new(stream);
+    let mut m = Measure::new(Source::Stream(stream));
     let mut cost = base_cost(config);
-    cost.bytes = n * size_of::<Request>() as u64 + stream_key_bytes(stream);
+    cost.bytes = n * size_of::<Request>() as u64 + Source::Stream(stream).key_table_bytes();
     cost.steps = 0;
     for (j, lane) in config.lanes.iter().enumerate() {
         let p = &lane.params;
@@ -532,17 +584,9 @@ fn note_largest(cost: &mut Cost, lane: usize, numbers: u64) {
     }
 }
 
-fn stream_key_bytes(stream: &Stream) -> u64 {
-    stream
-        .keys
-        .iter()
-        .map(|k| 2 * (size_of::<String>() + k.len()) as u64 + 16)
-        .sum()
-}
-
 /// A lane's histogram: one bucket per 10 s up to the last request (at most 24 h).
-fn histogram_bytes(stream: &Stream) -> u64 {
-    let last = stream.requests.last().map_or(0, |r| r.t);
+fn histogram_bytes(source: Source<'_>) -> u64 {
+    let last = source.last_ms();
     let buckets = (last / HISTOGRAM_BUCKET_MS + 1).min(HISTOGRAM_MAX_BUCKETS as u64);
     2 * buckets * 8
 }

@@ -70,6 +70,7 @@ pub mod quiz;
 mod run;
 pub mod scenario;
 pub mod service;
+pub mod shape;
 pub mod share;
 mod stream;
 pub mod streams;

@@ -53,6 +53,7 @@ use crate::error::SimError;
 use crate::service::{
     Demands, ServiceSetup, SERVICE_CLIENTS, SERVICE_DURATION_MS, SERVICE_LOAD_PERMILLE,
 };
+use crate::shape::Shape;
 use crate::stream::{Stream, MAX_REQUESTS, MAX_TIME_MS};
 use crate::sweep::SweepSpec;
 use crate::traffic::Poisson;
@@ -575,6 +576,8 @@ pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimErro
     let period = overrides.period_ms.unwrap_or(info.period_ms);
     // Validate the budget once, with core's messages (`limit: must be > 0`).
     ratelab_core::Rate::new(limit, period).map_err(|e| SimError::param("", &e))?;
+    // The arithmetic streams' length and last time are refused before they are made.
+    shape(id, limit, period)?;
     let seed = overrides.seed.unwrap_or(defaults::SEED);
     let mut sweep = None;
     let stream = match id {
@@ -648,14 +651,7 @@ pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimErro
     // format (and JavaScript) can hold; refuse it rather than run what cannot be
     // exported.
     if let Some(last) = stream.requests.last().filter(|r| r.t > MAX_TIME_MS) {
-        return Err(SimError::at(
-            "period_ms",
-            format_args!(
-                "{period} is too long for {}: its requests would run to {} ms (at most {MAX_TIME_MS})",
-                id.id(),
-                last.t
-            ),
-        ));
+        return Err(too_long(id, period, last.t));
     }
     let lanes = match &overrides.limiters {
         _ if services.is_some() => Vec::new(),
@@ -793,6 +789,66 @@ impl ScenarioId {
             | ScenarioId::ExpensiveRoute => Vec::new(),
         }
     }
+}
+
+/// A parameterised stream that would run past [`MAX_TIME_MS`].
+fn too_long(id: ScenarioId, period_ms: u64, last_ms: u64) -> SimError {
+    SimError::at(
+        "period_ms",
+        format_args!(
+            "{period_ms} is too long for {}: its requests would run to {last_ms} ms (at most {MAX_TIME_MS})",
+            id.id()
+        ),
+    )
+}
+
+/// What scenario `id`'s stream will be at budget `limit` per `period_ms`, without
+/// making it ([`crate::shape`]), for the scenarios whose stream is arithmetic on the
+/// budget; `None` for the others (fixed streams of a few hundred requests, seeded
+/// traffic, streams given). A stream [`scenario`] would refuse (too many requests,
+/// past the last time) is refused here with the same message. The formulas are
+/// those of the generators below, at their last index.
+pub fn shape(id: ScenarioId, limit: u64, period_ms: u64) -> Result<Option<Shape>, SimError> {
+    ratelab_core::Rate::new(limit, period_ms).map_err(|e| SimError::param("", &e))?;
+    let (n, w) = (limit as u128, period_ms as u128);
+    let count = |factor: u128| check_size(factor * n, id.id()).map(|c| c as u64);
+    let shape = match id {
+        // `⌊0.9W + k·W/(10N)⌋`, k in 0..2N: the two halves are one progression.
+        ScenarioId::EdgeBurst => Shape::spread(
+            count(2)?,
+            ((9 * n * w + (2 * n - 1) * w) / (10 * n)) as u64,
+            w,
+            10 * n,
+        ),
+        // Two progressions 0.199W/N apart; the gap between them (0.001W + 0.199W/N)
+        // is wider than their step.
+        ScenarioId::EdgeBurstDemo => Shape::spread(
+            count(2)?,
+            ((1000 * n * w + 199 * (n - 1) * w) / (1000 * n)) as u64,
+            199 * w,
+            1000 * n,
+        ),
+        ScenarioId::TwiceTheRate => {
+            Shape::spread(count(6)?, ((6 * n - 1) * w / (2 * n)) as u64, w, 2 * n)
+        }
+        // N at 0, then `⌊j·2W/N⌋` for j in 1..2N (`< 4W` exactly when j < 2N).
+        ScenarioId::BurstThenDrip => {
+            count(3)?;
+            Shape {
+                burst_extra: limit - 1,
+                ..Shape::spread(3 * limit - 1, ((2 * n - 1) * 2 * w / n) as u64, 2 * w, n)
+            }
+        }
+        ScenarioId::TenAtOnce => Shape {
+            burst_extra: limit - 1,
+            ..Shape::spread(count(1)?, 0, 0, 1)
+        },
+        _ => return Ok(None),
+    };
+    if shape.last_ms > MAX_TIME_MS {
+        return Err(too_long(id, period_ms, shape.last_ms));
+    }
+    Ok(Some(shape))
 }
 
 /// SPEC's golden stream, in ms.

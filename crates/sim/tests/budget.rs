@@ -136,6 +136,63 @@ fn the_issues_links_fall_back_with_a_notice() {
     }
 }
 
+/// A link the budget refuses is refused from its scenario's shape, without making
+/// its stream: parsing it holds well under a megabyte (the two million requests
+/// alone are 32 MB), for the issue's links and for each arithmetic scenario at its
+/// largest, and the notice gives the reason the stream's own estimate gives.
+#[test]
+fn refused_links_make_no_stream() {
+    let _serial = serial();
+    let logs = "sliding_log_logs_blocked,sliding_log_logs_blocked,sliding_log_logs_blocked,sliding_log,sliding_log,sliding_log";
+    for (id, limit, period, lanes) in [
+        ("edge-burst", 1_000_000, 8_000_000_000_000_000, Some(logs)),
+        ("edge-burst", 1_000_000, 8_000_000_000_000_000, None),
+        ("edge-burst", 1_000_000, 9_007_199_254_740_991, Some(logs)),
+        ("edge-burst-demo", 1_000_000, 1_000_000_000, Some("sliding_log")),
+        ("2x-rate", 333_333, 60_000, Some("sliding_log,gcra,nginx")),
+        ("burst-then-drip", 666_666, 1_000_000, Some("sliding_log_logs_blocked")),
+        ("ten-at-once", 2_000_000, 1_000, Some("gcra,token_bucket,sliding_window_counter,fixed_window,fixed_window_anchored,leaky_queue")),
+    ] {
+        let mut query = format!("scenario={id}&limit={limit}&period={period}");
+        match lanes {
+            Some(l) => query += &format!("&limiters={l}"),
+            None => query += "&hl=1",
+        }
+        let ((_, notices), peak) = peak_of(|| parse(&query));
+        let notice = notices.last().map(ToString::to_string).unwrap_or_default();
+        assert!(peak < MB, "{query}: held {peak} bytes");
+        eprintln!("{query}: held {peak} bytes; {notice}");
+        let Some(lanes) = lanes else {
+            assert!(notice.contains("too much for one run"), "{notice}");
+            continue;
+        };
+        // The stream made, and its estimate: the same reason.
+        let lanes: Vec<LaneSpec> = (lanes.split(',').enumerate())
+            .map(|(i, a)| {
+                let a = Algorithm::from_id(a).unwrap();
+                LaneSpec::simple(a, limit, period).with_id(format!("l{i}"))
+            })
+            .collect();
+        let o = ratelab_sim::Overrides {
+            limit: Some(limit),
+            period_ms: Some(period),
+            limiters: Some(lanes),
+            ..Default::default()
+        };
+        let id = ScenarioId::from_id(id).unwrap();
+        let reason = match ratelab_sim::scenario(id, &o) {
+            Ok(config) => timeline_cost(&config, &TimelineLimits::DEFAULT)
+                .check(&Budget::PLAYGROUND)
+                .unwrap_err(),
+            Err(e) => e,
+        };
+        assert_eq!(
+            notice,
+            format!("scenario={id}: {reason}; showing the scenario's defaults")
+        );
+    }
+}
+
 /// What the estimate lets into the playground stays within the estimate, and the
 /// estimate within 64 MB: at the largest sliding log the budget admits, at six of
 /// them, with the thousand keys of the key cap, and with compaction.

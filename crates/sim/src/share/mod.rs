@@ -259,9 +259,35 @@ impl Setup {
     /// [`crate::Budget::PLAYGROUND`]) and its key cap. What [`parse`] checks last, so a
     /// link always opens something the page can run; call it before running a setup
     /// built by hand (a form, an import).
+    ///
+    /// A scenario whose stream is arithmetic on the budget is estimated from its
+    /// [`crate::shape`] before the stream is made: a setup over the budget is refused
+    /// without making it (two million requests took 0.1–0.2 s to make and measure
+    /// natively, and several times that on a busy page), and one within it is made
+    /// once, without measuring it again (the shape's figures bound the stream's).
     pub fn playground_config(&self) -> Result<Config, SimError> {
-        let config = self.to_config()?;
         let limits = TimelineLimits::DEFAULT;
+        let o = self.overrides();
+        let info = self.info();
+        let limit = o.limit.unwrap_or(info.limit);
+        let period = o.period_ms.unwrap_or(info.period_ms);
+        if let Some(shape) = scenario::shape(self.scenario, limit, period)? {
+            let lanes = Config {
+                scenario: Some(self.scenario),
+                stream: Stream::new(),
+                lanes: self.lanes.clone(),
+                window_ms: o.window_ms.or(info.window_ms),
+                sweep: None,
+                services: None,
+            };
+            // The lanes' own errors come first, as when the stream is made.
+            lanes.validate()?;
+            let source = crate::cost::Source::Shape(&shape);
+            crate::cost::timeline_cost_of(&lanes, source, &limits)
+                .check(&crate::Budget::PLAYGROUND)?;
+            return self.to_config();
+        }
+        let config = self.to_config()?;
         // The first request whose key is one too many, as the timeline would say.
         let stream = &config.stream;
         let mut seen = vec![false; stream.keys.len()];
@@ -290,8 +316,18 @@ impl Setup {
 
     /// The runnable, validated config: the scenario with these lanes and options.
     pub fn to_config(&self) -> Result<Config, SimError> {
+        let mut config = scenario::scenario(self.scenario, &self.overrides())?;
+        if self.scenario == ScenarioId::Manual && !self.requests.is_empty() {
+            config.stream = self.requests.clone();
+            config.validate()?;
+        }
+        Ok(config)
+    }
+
+    /// What the scenario is given: the options it takes.
+    fn overrides(&self) -> Overrides {
         let takes = |f: &str| self.takes(f);
-        let o = Overrides {
+        Overrides {
             limit: self.limit.filter(|_| takes("limit")),
             period_ms: self.period_ms.filter(|_| takes("period_ms")),
             limiters: Some(self.lanes.clone()),
@@ -302,13 +338,7 @@ impl Setup {
             clients: self.clients.filter(|_| takes("clients")),
             duration_ms: self.duration_ms.filter(|_| takes("duration_ms")),
             service: (self.scenario == ScenarioId::Service).then(|| self.service.clone()),
-        };
-        let mut config = scenario::scenario(self.scenario, &o)?;
-        if self.scenario == ScenarioId::Manual && !self.requests.is_empty() {
-            config.stream = self.requests.clone();
-            config.validate()?;
         }
-        Ok(config)
     }
 }
 
