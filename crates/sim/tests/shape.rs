@@ -171,7 +171,7 @@ fn the_shapes_estimate_bounds_the_streams() {
             for lanes in lane_sets {
                 let mut config = config.clone();
                 config.lanes = (lanes.into_iter().enumerate())
-                    .map(|(i, l)| l.with_id(&format!("l{i}")))
+                    .map(|(i, l)| l.with_id(format!("l{i}")))
                     .collect();
                 let from_stream = timeline_cost(&config, &limits);
                 let from_shape = timeline_cost_of(&config, Source::Shape(&shape), &limits);
