@@ -1,11 +1,13 @@
 // End-to-end: the heavy links of issue 17 (a million-entry sliding log over a
 // period near 2^53 ms, six lanes of it, or the default lanes with the busiest
-// window highlighted) open the page and embed.html with the scenario's defaults
-// and a notice that says why, instead of freezing the tab for minutes and ending
-// in a wasm trap. The engine's estimate refuses them before any work
-// (crates/sim/tests/budget.rs pins the estimate and the bytes); this checks the
-// page shows it. The longest main-thread task is printed, not asserted: speed is
-// measured in `cargo xtask bench`, never in a test.
+// window highlighted) open the page, embed.html and a `<rate-limit-playground>`
+// with the same attributes with the scenario's defaults and a notice that says
+// why, instead of freezing the tab for minutes and ending in a wasm trap; and the
+// playground still works after it (the manual scenario takes a send). The engine
+// refuses them from the scenario's shape, before making any request
+// (crates/sim/tests/budget.rs pins the estimate and the bytes held); this checks
+// the page shows it. The longest main-thread task is printed, not asserted: speed
+// is measured in `cargo xtask bench`, never in a test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { open, useDist } from './helpers.mjs';
@@ -29,12 +31,44 @@ function recordLongTasks() {
   }).observe({ type: 'longtask', buffered: true });
 }
 
+/** Switches the playground to the manual scenario and sends one request there. */
+async function sendOne(page) {
+  await page.locator('select[name="scenario"]').selectOption('manual');
+  const marks = page.locator('article.lane').first().locator('[data-index]');
+  // (Shown once the manual scenario is on; the click waits for it.)
+  await page.locator('button.send').click();
+  await marks.first().waitFor();
+  assert.equal(await marks.count(), 1);
+}
+
+/** The page, embed.html, or a host page with the element given the link's pairs. */
+async function openLink(t, link, where) {
+  const page = await open(t, site.browser, 'about:blank');
+  await page.addInitScript(recordLongTasks);
+  if (where !== 'element') {
+    await page.goto(`${site.base}${where}?${link}`);
+    return page;
+  }
+  const host = `${site.base}budget-host.html`;
+  await page.route(host, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: '<!DOCTYPE html><html><head><script type="module" src="./rate-limit-playground.js"></script></head><body></body></html>',
+    }),
+  );
+  await page.goto(host);
+  await page.evaluate((link) => {
+    const el = document.createElement('rate-limit-playground');
+    for (const [k, v] of new URLSearchParams(link)) el.setAttribute(k, v);
+    document.body.append(el);
+  }, link);
+  return page;
+}
+
 for (const [i, link] of LINKS.entries()) {
-  for (const where of ['', 'embed.html']) {
+  for (const where of ['', 'embed.html', 'element']) {
     test(`heavy link ${i + 1} (${where || 'the page'}) opens the defaults with a notice`, async (t) => {
-      const page = await open(t, site.browser, 'about:blank');
-      await page.addInitScript(recordLongTasks);
-      await page.goto(`${site.base}${where}?${link}`);
+      const page = await openLink(t, link, where);
       await page.locator('article.lane').first().waitFor();
       const notices = page.locator('.notices');
       await notices.waitFor();
@@ -47,6 +81,7 @@ for (const [i, link] of LINKS.entries()) {
       assert.equal(pressed, String(link.includes('hl=1')));
       const longest = await page.evaluate(() => window.__longest);
       t.diagnostic(`longest main-thread task ${longest.toFixed(0)} ms`);
+      await sendOne(page);
     });
   }
 }
