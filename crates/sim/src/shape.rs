@@ -18,8 +18,9 @@
 //! generated streams at many budgets and at the caps' extremes.
 
 /// The figures of a stream the estimate needs, from its parameters: the count and
-/// last time exact, the window figures upper bounds (about the stream's: a window
-/// holds `⌊L / d⌋` or `⌈L / d⌉` positions away from the stream's ends).
+/// last time exact, the window figures upper bounds (close to the stream's: away
+/// from its ends an evenly spread stream has `⌊L / d⌋` or `⌈L / d⌉` positions in a
+/// window).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     /// How many requests (exact).
@@ -30,7 +31,8 @@ pub struct Shape {
     /// positions carry one request each.
     pub burst_extra: u64,
     /// The least gap between two positions, `step_num / step_den` ms (as a
-    /// fraction, so that the bound is exact integer arithmetic).
+    /// fraction, so that the bound is exact integer arithmetic); 0 when every
+    /// request is at one time.
     pub step_num: u128,
     /// See [`Shape::step_num`] (never 0).
     pub step_den: u128,
