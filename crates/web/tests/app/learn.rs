@@ -181,6 +181,17 @@ fn on_screen(el: &Element) -> bool {
     r.top() >= 0.0 && r.top() < h
 }
 
+/// Whether `el` comes on screen within four seconds (a smooth scroll ends).
+async fn scrolled_to(el: &Element) -> bool {
+    for _ in 0..80 {
+        if on_screen(el) {
+            return true;
+        }
+        sleep(50).await;
+    }
+    false
+}
+
 /// The element that has focus, if any but `<body>`.
 fn active() -> Option<Element> {
     let doc = web_sys::window().unwrap().document().unwrap();
@@ -218,28 +229,18 @@ async fn a_step_marks_its_lane_and_brings_it_into_view() {
         .class_list()
         .contains("hidden"));
     // Brought into view (smoothly: wait for the scroll to end).
-    let mut seen = false;
-    for _ in 0..80 {
-        sleep(50).await;
-        if on_screen(&lane(3)) {
-            seen = true;
-            break;
-        }
-    }
-    assert!(seen, "lane 4 of 7 not scrolled into view");
+    assert!(
+        scrolled_to(&lane(3)).await,
+        "lane 4 of 7 not scrolled into view"
+    );
     // Next: the following step's lane.
     press(&root, "article.lesson nav button.next").await;
     wait_for(&root, "article.lesson[data-step=\"4\"] .proved").await;
     assert_eq!(marked(), ["4"]);
-    let mut seen = false;
-    for _ in 0..80 {
-        sleep(50).await;
-        if on_screen(&lane(4)) {
-            seen = true;
-            break;
-        }
-    }
-    assert!(seen, "lane 5 of 7 not scrolled into view");
+    assert!(
+        scrolled_to(&lane(4)).await,
+        "lane 5 of 7 not scrolled into view"
+    );
     root.remove();
 }
 

@@ -227,10 +227,10 @@ pub fn Lessons() -> impl IntoView {
     // The markup is set here rather than as a reactive `inner_html`, so that it is
     // set only when it changed (a catalog the learner unfolded stays unfolded) and
     // focus is kept across it (`follow`).
-    Effect::new(move |before: Option<std::sync::Arc<str>>| {
+    Effect::new(move |before: Option<Arc<str>>| {
         let (html, filled) = markup();
         let Some(section) = node.get() else {
-            return std::sync::Arc::from("");
+            return Arc::from("");
         };
         if before.as_deref() != Some(&*html) {
             let kept = follow::focused(&section);
@@ -309,8 +309,8 @@ fn go(ctx: Ctx, e: &web_sys::MouseEvent, scroll_wanted: StoredValue<bool>) {
         Go::Open(o) => {
             // Replaying the open step leaves the panel as it is: no second scroll.
             let moved = ctx.read(|p| p.lesson != Some(o)).unwrap_or(true);
-            ctx.act(Action::OpenLesson(o));
             scroll_wanted.set_value(moved);
+            ctx.act(Action::OpenLesson(o));
             if let Some(section) = e
                 .current_target()
                 .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
