@@ -61,7 +61,7 @@ pub static CONTROLS: Tr<Controls> = Tr {
         zoom: "Phóng to dòng thời gian",
         zoom_in: "Phóng to (một đoạn thời gian ngắn hơn, đi theo đồng hồ)",
         zoom_out: "Thu nhỏ (một đoạn thời gian dài hơn, đến cả lượt chạy)",
-        zoom_whole: "cả lượt chạy",
+        zoom_whole: "toàn bộ",
         whole_at_1x: "1× đã hiện cả lượt chạy: không còn gì để thu nhỏ thêm",
         whole_shown: "Đang hiện cả lượt chạy",
     },

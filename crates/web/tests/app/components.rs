@@ -491,6 +491,10 @@ async fn zooming_in_turns_a_band_of_columns_back_into_marks() {
         click(&root, "button.zoom-out").await;
     }
     assert!(all(&root, "article[data-lane=\"0\"] .mark").is_empty());
+    assert_eq!(text(&root, ".zoom-level"), "1×");
+    // 1× shows three minutes around the clock; one more step out, the whole run.
+    click(&root, "button.zoom-out").await;
+    assert_eq!(text(&root, ".zoom-level"), "½× · whole run");
     assert!(find(&root, "button.zoom-out").has_attribute("disabled"));
 }
 
@@ -512,7 +516,7 @@ async fn zooming_out_shows_the_whole_run_or_says_why_1x_already_does() {
     assert_eq!(text(&root, ".zoom-level"), "1×");
     assert!(!find(&root, "button.zoom-out").has_attribute("disabled"));
     click(&root, "button.zoom-out").await;
-    assert_eq!(text(&root, ".zoom-level"), "½× · cả lượt chạy");
+    assert_eq!(text(&root, ".zoom-level"), "½× · toàn bộ");
     assert!(find(&root, "button.zoom-out").has_attribute("disabled"));
     // And back in.
     click(&root, "button.zoom-in").await;
