@@ -77,6 +77,12 @@ pub fn shorten(text: &str, max: usize) -> String {
 /// the rest: `log = [2 s, 7 s, 8 s, … 95 more, 19.5 s, 20 s]`. A trace row of a log of
 /// a million entries stays one short line.
 pub fn fields(fields: &[Field], head: usize, tail: usize) -> String {
+    fields_in(fields, head, tail, "more")
+}
+
+/// [`fields`] with the count of the cut entries followed by `more`, the words of
+/// the reader's language (`… 95 more`, `… 95 mục nữa`).
+pub fn fields_in(fields: &[Field], head: usize, tail: usize, more: &str) -> String {
     let mut out = String::new();
     for (i, f) in fields.iter().enumerate() {
         if i > 0 {
@@ -94,7 +100,7 @@ pub fn fields(fields: &[Field], head: usize, tail: usize) -> String {
                 if head > 0 {
                     out.push_str(", ");
                 }
-                let _ = write!(out, "… {} more", entries.len() - head - tail);
+                let _ = write!(out, "… {} {more}", entries.len() - head - tail);
                 if tail > 0 {
                     out.push_str(", ");
                     out.push_str(last.trim_start_matches('['));

@@ -322,6 +322,30 @@ mod tests {
     }
 
     #[test]
+    fn no_step_asks_to_press_play_since_every_step_plays_itself() {
+        // Opening a step plays the clock to its moment (or, with reduced motion,
+        // shows it): a text asking the learner to press play would contradict the
+        // page. The play button is "Play" and "Chạy".
+        for (text, asks) in [
+            (
+                include_str!("../../sim/src/texts/en.txt"),
+                ["press play", "click play"],
+            ),
+            (
+                include_str!("../../sim/src/texts/vi.txt"),
+                ["bấm chạy", "nhấn chạy"],
+            ),
+        ] {
+            for line in text.lines().filter(|l| l.starts_with("lesson.")) {
+                let said = line.to_lowercase();
+                for a in asks {
+                    assert!(!said.contains(a), "{line}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn lessons_play_for_a_few_seconds_or_jump() {
         assert_eq!(speed_for(5_000), Some(1000));
         assert_eq!(speed_for(12_000), Some(2000));

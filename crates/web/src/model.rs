@@ -17,8 +17,24 @@ pub const MAX_MARKS: usize = 1_500;
 /// The shortest span a zoomed timeline shows, ms.
 pub const MIN_SPAN_MS: u64 = 100;
 
-/// The most a timeline zooms in ([`Sim::zoomed_span`]).
-pub const MAX_ZOOM: u32 = 16;
+/// The zoom level at which a timeline shows [`Sim::span`] as it is: 1×. Each level
+/// above halves the span (2×, 4×, … [`MAX_ZOOM`]), each below doubles it (½×, ¼×,
+/// …) until it is the whole run. A level rather than a factor, so that zooming out
+/// stays an integer and needs no signal type of its own.
+pub const ONE_X: u32 = 32;
+
+/// The closest zoom level ([`Sim::zoomed_span`]): 16×.
+pub const MAX_ZOOM: u32 = ONE_X + 4;
+
+/// A zoom level as the zoom control writes it: `16×`, `1×`, `½×`, `¼×`, `1/8×`.
+pub fn zoom_label(level: u32) -> String {
+    match ONE_X.checked_sub(level) {
+        None | Some(0) => format!("{}×", 1u64 << (level - ONE_X).min(32)),
+        Some(1) => "½×".to_string(),
+        Some(2) => "¼×".to_string(),
+        Some(out) => format!("1/{}×", 1u64 << out.min(32)),
+    }
+}
 
 /// What became of one request in one lane, as a mark shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -330,18 +346,33 @@ impl Sim {
         (from, from.saturating_add(span))
     }
 
-    /// [`Sim::span`] narrowed `zoom` times (1: as it is) around the clock, moving a
-    /// third of itself at a time (so marks are redrawn only when it moves), never
-    /// shorter than [`MIN_SPAN_MS`] nor past the run's end.
-    pub fn zoomed_span(&self, now: u64, zoom: u32) -> (u64, u64) {
+    /// [`Sim::span`] at zoom `level` ([`ONE_X`]: as it is) around the clock:
+    /// narrowed 2, 4, … times above 1×, never shorter than [`MIN_SPAN_MS`]; widened
+    /// 2, 4, … times below it, up to the whole run (`(0, end)`). It moves a third of
+    /// itself at a time (so marks are redrawn only when it moves) and never past the
+    /// run's end.
+    ///
+    /// What 1× shows: the whole run when it lasts at most four periods and holds at
+    /// most 400 requests, else three periods around the clock (lab D's ten minutes
+    /// at 100 per minute show three of them): below 1× the learner sees the rest.
+    pub fn zoomed_span(&self, now: u64, level: u32) -> (u64, u64) {
         let (from, to) = self.span(now);
-        if zoom <= 1 {
-            return (from, to);
-        }
         let end = self.end().max(to);
-        let span = ((to - from) / u64::from(zoom))
-            .max(MIN_SPAN_MS)
-            .min(end.max(1));
+        let span = match level.cmp(&ONE_X) {
+            std::cmp::Ordering::Equal => return (from, to),
+            std::cmp::Ordering::Greater => {
+                let zoom = 1u64 << (level - ONE_X).min(32);
+                ((to - from) / zoom).max(MIN_SPAN_MS).min(end.max(1))
+            }
+            std::cmp::Ordering::Less => {
+                let wider = 1u64.checked_shl(ONE_X - level).unwrap_or(u64::MAX);
+                let span = (to - from).saturating_mul(wider);
+                if span >= end {
+                    return (0, end);
+                }
+                span
+            }
+        };
         let step = (span / 3).max(1);
         let start = (now.saturating_sub(span / 3) / step).saturating_mul(step);
         let start = start.min(end.saturating_sub(span));
@@ -828,10 +859,39 @@ mod tests {
         let sim = Sim::new(&state).unwrap();
         assert_eq!(sim.span(5_000), (0, sim.end()));
         // Zoomed, a quarter of that, around the clock, never past the end.
-        let (a, b) = sim.zoomed_span(5_000, 4);
+        let (a, b) = sim.zoomed_span(5_000, ONE_X + 2);
         assert!(b - a == (sim.end() / 4).max(MIN_SPAN_MS) && a <= 5_000 && 5_000 <= b);
-        assert!(sim.zoomed_span(sim.end(), 4).1 <= sim.end());
-        assert_eq!(sim.zoomed_span(5_000, 1), sim.span(5_000));
+        assert!(sim.zoomed_span(sim.end(), ONE_X + 2).1 <= sim.end());
+        assert_eq!(sim.zoomed_span(5_000, ONE_X), sim.span(5_000));
+        // 1× is already the whole run: zooming out shows no more.
+        assert_eq!(sim.zoomed_span(5_000, ONE_X - 1), (0, sim.end()));
+    }
+
+    #[test]
+    fn zooming_out_widens_the_span_up_to_the_whole_run() {
+        // Lab D: ten minutes at 100 per minute. 1× shows three minutes around the
+        // clock, ½× six, ¼× (more than the run) all ten.
+        let sim = Sim::new(&parse("scenario=lab-d").0.setup).unwrap();
+        let end = sim.end();
+        assert!(end >= 600_000, "{end}");
+        let at = 300_000;
+        let (a, b) = sim.zoomed_span(at, ONE_X);
+        assert_eq!(b - a, 180_000);
+        let (c, d) = sim.zoomed_span(at, ONE_X - 1);
+        assert_eq!(d - c, 360_000);
+        assert!(c <= at && at <= d && d <= end, "{c}..{d}");
+        assert_eq!(sim.zoomed_span(at, ONE_X - 2), (0, end));
+        assert_eq!(sim.zoomed_span(at, 0), (0, end));
+        for (level, label) in [
+            (0, "1/4294967296×"),
+            (ONE_X - 3, "1/8×"),
+            (ONE_X - 2, "¼×"),
+            (ONE_X - 1, "½×"),
+            (ONE_X, "1×"),
+            (MAX_ZOOM, "16×"),
+        ] {
+            assert_eq!(zoom_label(level), label);
+        }
     }
 
     #[test]

@@ -415,6 +415,17 @@ impl Playground {
             .is_some_and(|d| d.link().setup == *self.setup())
     }
 
+    /// The lane the open lesson step is about ([`ratelab_sim::lesson::Step::focus`]),
+    /// while that lane still runs the step's limiter: the page marks it and brings
+    /// it into view when the step opens. `None` with no step open, for a step about
+    /// every lane, or once the learner put another limiter there.
+    pub fn step_lane(&self) -> Option<usize> {
+        let def = self.lesson?.def()?;
+        let j = def.focus?;
+        let ours = def.lanes.get(j)?.algorithm;
+        (self.setup().lanes.get(j)?.algorithm == ours).then_some(j)
+    }
+
     /// The inline error shown at `place`.
     pub fn error(&self, place: Place) -> Option<&str> {
         self.errors
@@ -1186,6 +1197,7 @@ mod tests {
         assert!(p.lesson_setup_kept());
         // With reduced motion it shows the moment at once.
         let mut r = page("lesson=golden&step=4");
+        assert_eq!(r.step_lane(), Some(3));
         r.set_reduced_motion(true);
         assert_eq!((r.now, r.playing), (15_000, false));
         r.apply(Action::OpenLesson(OpenLesson::new("edge", 1).unwrap()));
@@ -1199,6 +1211,34 @@ mod tests {
             (r.lesson, r.setup().scenario),
             (None, ScenarioId::EdgeBurst)
         );
+    }
+
+    #[test]
+    fn a_step_names_its_lane_while_that_lane_runs_its_limiter() {
+        // The golden walk's step 4 is about the fourth of seven lanes.
+        let mut p = page("lesson=golden&step=4");
+        assert_eq!(p.step_lane(), Some(3));
+        assert_eq!(
+            p.setup().lanes[3].algorithm,
+            Algorithm::SlidingWindowCounter
+        );
+        p.apply(Action::OpenLesson(OpenLesson::new("golden", 6).unwrap()));
+        assert_eq!(p.step_lane(), Some(6));
+        // A step about every lane names none; nor does the page with no step open.
+        p.apply(Action::OpenLesson(OpenLesson::new("edge", 0).unwrap()));
+        assert_eq!(p.step_lane(), None);
+        p.apply(Action::OpenLesson(
+            OpenLesson::new("logs-denials", 0).unwrap(),
+        ));
+        assert_eq!(p.step_lane(), Some(1));
+        // Removing the lane before it moves another limiter into its place (a lane
+        // is added first: a page keeps at least three).
+        p.apply(Action::Add(Algorithm::Gcra));
+        assert_eq!(p.step_lane(), Some(1));
+        p.apply(Action::Remove(0));
+        assert_eq!(p.step_lane(), None);
+        p.apply(Action::CloseLesson);
+        assert_eq!(p.step_lane(), None);
     }
 
     #[test]

@@ -121,7 +121,7 @@ fn draw_everything(p: &Playground, width: f64) {
         let _ = sim.headers(j, &key, p.now);
         let _ = sim.yardstick(j, p.now);
     }
-    let _ = trace_of(sim, p.selected());
+    let _ = trace_of(sim, p.selected(), p.lang);
     let _ = live_text(sim, p.selected(), p.lang);
     let _ = draw::clock_x(p.now, scale);
 }

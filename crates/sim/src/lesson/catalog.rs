@@ -556,6 +556,8 @@ pub const LESSONS: &[Lesson] = &[
             scenario: ScenarioId::LabD,
             lanes: &[m(SlidingWindowCounter), m(SlidingLog), m(FixedWindow)],
             play_to_ms: 600_000,
+            // The step judges the counter: the page brings its lane into view.
+            focus: Some(0),
             lab_d: true,
             facts: &[
                 fact("l0", LoadLabel(0)),

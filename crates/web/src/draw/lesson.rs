@@ -146,7 +146,9 @@ pub fn panel(
 
 fn open_step(w: &mut Writer, words: &PanelWords<'_>, o: &OpenStep<'_>, lang: Lang) {
     w.el("p").attr("class", "step-of").text(&o.step_of);
-    w.el("h3").text(&o.title);
+    // Focusable by script only: where focus goes when the button that opened the
+    // step is gone (`view::learn::follow`).
+    w.el("h3").attr("tabindex", "-1").text(&o.title);
     w.el("div").attr("class", "said").children(|w| {
         if !o.watch.is_empty() || !o.proved.is_empty() {
             said(w, &words.step, &o.watch, &o.proved, o.judged, lang);
@@ -333,7 +335,7 @@ mod tests {
             "<h2 id=\"lessons-1\">Lessons</h2>\
              <p class=\"status error\" role=\"alert\">&lt;err&gt;</p>\
              <article class=\"lesson\" data-lesson=\"edge\" data-step=\"0\">\
-             <p class=\"step-of\">Step 1 of 2 · &lt;i&gt;</p><h3>T</h3><div class=\"said\">\
+             <p class=\"step-of\">Step 1 of 2 · &lt;i&gt;</p><h3 tabindex=\"-1\">T</h3><div class=\"said\">\
              <p class=\"watch\" data-label=\"Watch &quot;this&quot;\">&lt;img src=x onerror=alert(1)&gt; &amp; </p>\
              <p class=\"proved\" data-label=\"Proved\" title=\"n\">passed <strong class=\"fact\" data-fact=\"fw&quot;\">&lt;10&gt;</strong></p></div>\
              <p class=\"changed hidden\">Changed <button type=\"button\" class=\"reopen\" data-go=\"edge.0\">Reopen</button></p>\

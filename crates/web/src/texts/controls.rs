@@ -20,6 +20,9 @@ pub struct Controls {
     pub zoom: &'static str,
     pub zoom_in: &'static str,
     pub zoom_out: &'static str,
+    pub zoom_whole: &'static str,
+    pub whole_at_1x: &'static str,
+    pub whole_shown: &'static str,
 }
 
 /// The clock bar's words in every language.
@@ -38,7 +41,10 @@ pub static CONTROLS: Tr<Controls> = Tr {
         keys_hint: "Keys: space play/pause, ← → step, R send (manual)",
         zoom: "Zoom the timelines",
         zoom_in: "Zoom in (a shorter stretch of time, following the clock)",
-        zoom_out: "Zoom out",
+        zoom_out: "Zoom out (a longer stretch of time, up to the whole run)",
+        zoom_whole: "whole run",
+        whole_at_1x: "1× already shows the whole run: there is nothing more to zoom out to",
+        whole_shown: "The whole run is shown",
     },
     vi: Controls {
         play: "Chạy",
@@ -54,6 +60,9 @@ pub static CONTROLS: Tr<Controls> = Tr {
         keys_hint: "Phím: space chạy/dừng, ← → từng bước, R gửi (thủ công)",
         zoom: "Phóng to dòng thời gian",
         zoom_in: "Phóng to (một đoạn thời gian ngắn hơn, đi theo đồng hồ)",
-        zoom_out: "Thu nhỏ",
+        zoom_out: "Thu nhỏ (một đoạn thời gian dài hơn, đến cả lượt chạy)",
+        zoom_whole: "toàn bộ",
+        whole_at_1x: "1× đã hiện cả lượt chạy: không còn gì để thu nhỏ thêm",
+        whole_shown: "Đang hiện cả lượt chạy",
     },
 };

@@ -15,6 +15,7 @@ pub struct TraceTexts {
     pub test: &'static str,
     pub verdict: &'static str,
     pub after: &'static str,
+    pub more: &'static str,
 }
 
 /// The trace table's words in every language.
@@ -29,6 +30,7 @@ pub static TRACE: Tr<TraceTexts> = Tr {
         test: "test",
         verdict: "verdict",
         after: "after",
+        more: "more",
     },
     vi: TraceTexts {
         trace: "Vì sao? Yêu cầu đang chọn, qua từng bộ giới hạn",
@@ -40,5 +42,6 @@ pub static TRACE: Tr<TraceTexts> = Tr {
         test: "phép thử",
         verdict: "kết luận",
         after: "sau",
+        more: "mục nữa",
     },
 };

@@ -45,13 +45,16 @@ pub struct Ctx {
     pub manual: Memo<bool>,
     /// The time span and width the lanes draw.
     pub scale: Memo<Scale>,
-    /// How many times the timelines are zoomed in (1: the default span); the
+    /// The timelines' zoom level ([`crate::model::ONE_X`]: 1×, the default span); the
     /// view's own, not in the link.
     pub zoom: RwSignal<u32>,
     /// The clock line's x on a lane's timeline and the width of the future, px.
     pub clock_x: Memo<(i64, i64)>,
     /// The width of a lane's timeline, px (measured by [`crate::view::lanes`]).
     pub width: RwSignal<f64>,
+    /// The lane the open lesson step is about ([`Playground::step_lane`]), as a
+    /// memo of a type the page already has.
+    pub step_lane: Memo<Option<u64>>,
     /// The compact variant (lanes, clock and yardstick only).
     pub compact: bool,
     /// Mounted in another page.
@@ -69,7 +72,7 @@ impl Ctx {
         let now = pick(model, |p| p.now);
         let selected = Memo::new(move |_| model.with(Playground::selected));
         let width = RwSignal::new(720.0);
-        let zoom = RwSignal::new(1);
+        let zoom = RwSignal::new(crate::model::ONE_X);
         let span = Memo::new(move |_| run.with(|s| s.sim.zoomed_span(now.get(), zoom.get())));
         let scale = Memo::new(move |_| {
             let (from, to) = span.get();
@@ -96,6 +99,7 @@ impl Ctx {
             clock_x: Memo::new(move |_| clock_x(now.get(), scale.get())),
             width,
             zoom,
+            step_lane: Memo::new(move |_| model.with(|p| p.step_lane().map(|j| j as u64))),
             compact,
             embed,
             uid,

@@ -19,6 +19,7 @@ pub mod notices;
 #[cfg(feature = "services")]
 pub mod service;
 pub mod setup;
+pub mod sweep;
 pub mod trace;
 pub mod url;
 pub mod yardstick;
@@ -142,13 +143,15 @@ pub fn App(
     })
 }
 
-/// The limiters' part of the page: the clock, the lanes, the yardstick, the trace.
+/// The limiters' part of the page: the clock, the lanes, the yardstick, lab D's
+/// sweep, the trace.
 fn limiters(compact: bool) -> impl IntoView {
     view! {
         <controls::Controls />
         <live::Live />
         <lanes::Lanes />
         <yardstick::Yardstick />
+        {(!compact).then(sweep::SweepPanel)}
         {(!compact).then(trace::Trace)}
     }
 }

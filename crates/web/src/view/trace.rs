@@ -4,12 +4,13 @@
 
 use leptos::prelude::*;
 use ratelab_core::Algorithm;
-use ratelab_sim::text::fields;
+use ratelab_sim::text::fields_in;
 
 use super::{text, use_ctx};
 use crate::model::{time_label, verdict_parts, Decision, Sim};
 use crate::texts::common::COMMON;
 use crate::texts::trace::TRACE;
+use crate::texts::Lang;
 use crate::view::lanes::lane::lane_name;
 
 /// A sliding log longer than this many entries is shown as its first [`LOG_HEAD`]
@@ -19,6 +20,28 @@ use crate::view::lanes::lane::lane_name;
 const LOG_HEAD: usize = 3;
 /// See [`LOG_HEAD`].
 const LOG_TAIL: usize = 2;
+
+/// The few words inside the engine's formulas (its explanations are notation,
+/// written once, in English: `len := 100 − 1 expired (≤ 0 s) = 99`), in Vietnamese.
+/// Names of state (`count`, `tokens`, `TAT`) stay as they are in both languages, as
+/// a formula's letters do.
+const WORDS_VI: [(&str, &str); 2] = [
+    (" expired (≤ ", " hết hạn (≤ "),
+    ("(more than one window passed)", "(đã qua hơn một cửa sổ)"),
+];
+
+/// An engine's formula with its words in `lang`.
+fn say(formula: String, lang: Lang) -> String {
+    match lang {
+        Lang::En => formula,
+        Lang::Vi => {
+            WORDS_VI.iter().fold(
+                formula,
+                |f, (en, vi)| if f.contains(en) { f.replace(en, vi) } else { f },
+            )
+        }
+    }
+}
 
 /// One lane's row of the trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,8 +79,10 @@ pub struct TraceView {
     pub rows: Vec<TraceRow>,
 }
 
-/// What the engine says about request `index` (none before one has arrived).
-pub fn trace_of(sim: &Sim, index: Option<u64>) -> Option<TraceView> {
+/// What the engine says about request `index` (none before one has arrived), in
+/// `lang` (the words around a long log's count of cut entries).
+pub fn trace_of(sim: &Sim, index: Option<u64>, lang: Lang) -> Option<TraceView> {
+    let more = TRACE.get(lang).more;
     let (i, r) = index.and_then(|i| sim.request(i).map(|r| (i, r)))?;
     let key = sim.key_of(Some(i));
     let rows = sim
@@ -71,17 +96,17 @@ pub fn trace_of(sim: &Sim, index: Option<u64>) -> Option<TraceView> {
             Some(TraceRow {
                 j,
                 algorithm: lane.algorithm,
-                before: fields(&e.before, LOG_HEAD, LOG_TAIL),
+                before: fields_in(&e.before, LOG_HEAD, LOG_TAIL, more),
                 steps: if steps.is_empty() {
                     "–".into()
                 } else {
-                    steps.join("; ")
+                    say(steps.join("; "), lang)
                 },
-                test: e.test.to_string(),
+                test: say(e.test.to_string(), lang),
                 holds: e.test.holds,
                 decision,
                 wait,
-                after: fields(&e.after, LOG_HEAD, LOG_TAIL),
+                after: fields_in(&e.after, LOG_HEAD, LOG_TAIL, more),
             })
         })
         .collect();
@@ -98,8 +123,8 @@ pub fn trace_of(sim: &Sim, index: Option<u64>) -> Option<TraceView> {
 pub fn Trace() -> impl IntoView {
     let ctx = use_ctx();
     let trace = Memo::new(move |_| {
-        let selected = ctx.selected.get();
-        ctx.run.with(|s| trace_of(&s.sim, selected))
+        let (selected, lang) = (ctx.selected.get(), ctx.lang.get());
+        ctx.run.with(|s| trace_of(&s.sim, selected, lang))
     });
     let body = move || match trace.get() {
         None => view! { <p class="empty">{text(&TRACE, |t| t.no_request)}</p> }.into_any(),
@@ -179,7 +204,7 @@ mod tests {
     #[test]
     fn the_trace_is_the_engines_explanation() {
         let sim = Sim::new(&parse("limiters=fixed_window,leaky_queue,nginx").0.setup).unwrap();
-        let v = trace_of(&sim, Some(9)).unwrap();
+        let v = trace_of(&sim, Some(9), Lang::En).unwrap();
         assert_eq!((v.index, v.t, v.key.as_deref()), (9, 11_200, None));
         let queue = &v.rows[1];
         assert_eq!(
@@ -187,16 +212,30 @@ mod tests {
             (Decision::Delay, Some("9.8 s"))
         );
         assert_eq!(v.rows[0].decision, Decision::Allow);
-        assert!(trace_of(&sim, None).is_none());
+        assert!(trace_of(&sim, None, Lang::En).is_none());
     }
 
     #[test]
     fn a_long_log_is_cut_to_its_ends_and_a_count() {
         let sim = Sim::new(&parse("scenario=lab-a&limiters=sliding_log").0.setup).unwrap();
         let last = sim.timeline.len().saturating_sub(1);
-        let v = trace_of(&sim, Some(last)).unwrap();
+        let v = trace_of(&sim, Some(last), Lang::En).unwrap();
         let before = &v.rows[0].before;
         assert!(before.contains(" more, "), "{before}");
         assert!(before.len() < 120, "{before}");
+        // On the Vietnamese page the count is in Vietnamese.
+        let vi = trace_of(&sim, Some(last), Lang::Vi).unwrap();
+        let before = &vi.rows[0].before;
+        assert!(before.contains(" mục nữa, "), "{before}");
+        assert!(!before.contains("more"), "{before}");
+        // And so are the engine's words in its formulas.
+        let at_60s = sim.timeline.visible(60_000, 60_000).start;
+        let steps = &trace_of(&sim, Some(at_60s), Lang::Vi).unwrap().rows[0].steps;
+        assert!(steps.contains(" hết hạn (≤ "), "{steps}");
+        assert!(!steps.contains("expired"), "{steps}");
+        assert_eq!(
+            say("prev := 0 (more than one window passed)".into(), Lang::Vi),
+            "prev := 0 (đã qua hơn một cửa sổ)"
+        );
     }
 }

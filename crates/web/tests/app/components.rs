@@ -491,5 +491,35 @@ async fn zooming_in_turns_a_band_of_columns_back_into_marks() {
         click(&root, "button.zoom-out").await;
     }
     assert!(all(&root, "article[data-lane=\"0\"] .mark").is_empty());
+    assert_eq!(text(&root, ".zoom-level"), "1×");
+    // 1× shows three minutes around the clock; one more step out, the whole run.
+    click(&root, "button.zoom-out").await;
+    assert_eq!(text(&root, ".zoom-level"), "½× · whole run");
     assert!(find(&root, "button.zoom-out").has_attribute("disabled"));
+}
+
+#[wasm_bindgen_test]
+async fn zooming_out_shows_the_whole_run_or_says_why_1x_already_does() {
+    // The golden stream's 1× is already the whole run: the control says so.
+    let root = fresh_root();
+    let _p = mount_with(&root, &[]);
+    settle().await;
+    let out = find(&root, "button.zoom-out");
+    assert!(out.has_attribute("disabled"));
+    assert_eq!(text(&root, ".zoom-level"), "1× · whole run");
+    assert!(attr(&out, "aria-label").starts_with("1× already shows the whole run"));
+    root.remove();
+    // A minute of one request a second at 5 per 10 s: 1× shows 30 s of the 60.
+    let root = fresh_root();
+    let _p = mount_with(&root, &[("scenario", "per-second"), ("lang", "vi")]);
+    settle().await;
+    assert_eq!(text(&root, ".zoom-level"), "1×");
+    assert!(!find(&root, "button.zoom-out").has_attribute("disabled"));
+    click(&root, "button.zoom-out").await;
+    assert_eq!(text(&root, ".zoom-level"), "½× · toàn bộ");
+    assert!(find(&root, "button.zoom-out").has_attribute("disabled"));
+    // And back in.
+    click(&root, "button.zoom-in").await;
+    assert_eq!(text(&root, ".zoom-level"), "1×");
+    root.remove();
 }

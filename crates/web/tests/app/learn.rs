@@ -167,3 +167,142 @@ async fn texts_that_cannot_be_fetched_are_a_one_line_error() {
     assert_eq!(lanes(&root), ["token_bucket_f64", "token_bucket", "gcra"]);
     root.remove();
 }
+
+/// Whether `el` starts inside the window (this runner has no stylesheet, so a
+/// lane can be taller than the window).
+fn on_screen(el: &Element) -> bool {
+    let r = el.get_bounding_client_rect();
+    let h = web_sys::window()
+        .unwrap()
+        .inner_height()
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    r.top() >= 0.0 && r.top() < h
+}
+
+/// Whether `el` comes on screen within four seconds (a smooth scroll ends).
+async fn scrolled_to(el: &Element) -> bool {
+    for _ in 0..80 {
+        if on_screen(el) {
+            return true;
+        }
+        sleep(50).await;
+    }
+    false
+}
+
+/// The element that has focus, if any but `<body>`.
+fn active() -> Option<Element> {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    doc.active_element()
+        .filter(|e| e.tag_name() != "BODY" && e.tag_name() != "HTML")
+}
+
+/// Focuses `selector` and clicks it, as a keyboard user pressing Enter does.
+async fn press(root: &Element, selector: &str) {
+    find(root, selector).focus().unwrap();
+    click(root, selector).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_step_marks_its_lane_and_brings_it_into_view() {
+    provide_texts(Lang::En, Texts::parse(EN).unwrap());
+    let root = fresh_root();
+    // Room above, so that the fourth of seven lanes starts well below the fold.
+    root.style().set_property("padding-top", "1200px").unwrap();
+    web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
+    page(&root, "lesson=golden&step=4");
+    wait_for(&root, "article.lesson[data-step=\"3\"] .proved").await;
+    let marked = || -> Vec<String> {
+        all(&root, "article.lane.step-lane")
+            .iter()
+            .map(|a| attr(a, "data-lane"))
+            .collect()
+    };
+    assert_eq!(marked(), ["3"]);
+    let lane = |j: usize| find(&root, &format!("article.lane[data-lane=\"{j}\"]"));
+    assert!(!find(&lane(3), ".step-badge")
+        .class_list()
+        .contains("hidden"));
+    assert!(find(&lane(2), ".step-badge")
+        .class_list()
+        .contains("hidden"));
+    // Brought into view (smoothly: wait for the scroll to end).
+    assert!(
+        scrolled_to(&lane(3)).await,
+        "lane 4 of 7 not scrolled into view"
+    );
+    // Next: the following step's lane.
+    press(&root, "article.lesson nav button.next").await;
+    wait_for(&root, "article.lesson[data-step=\"4\"] .proved").await;
+    assert_eq!(marked(), ["4"]);
+    assert!(
+        scrolled_to(&lane(4)).await,
+        "lane 5 of 7 not scrolled into view"
+    );
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn focus_stays_on_the_button_pressed_or_moves_to_the_new_steps_heading() {
+    provide_texts(Lang::En, Texts::parse(EN).unwrap());
+    let root = fresh_root();
+    page(&root, "lesson=golden&step=2");
+    wait_for(&root, "article.lesson[data-step=\"1\"] .proved").await;
+    // Next → keeps focus on Next → of the new step.
+    press(&root, "article.lesson nav button.next").await;
+    wait_for(&root, "article.lesson[data-step=\"2\"] .proved").await;
+    let a = active().expect("focus fell to <body> after Next");
+    assert_eq!(attr(&a, "class"), "next");
+    assert!(a
+        .closest("article.lesson[data-step=\"2\"]")
+        .unwrap()
+        .is_some());
+    // ← Previous likewise.
+    press(&root, "article.lesson nav button.prev").await;
+    wait_for(&root, "article.lesson[data-step=\"1\"] .proved").await;
+    let a = active().expect("focus fell to <body> after Previous");
+    assert_eq!(attr(&a, "class"), "prev");
+    assert!(a
+        .closest("article.lesson[data-step=\"1\"]")
+        .unwrap()
+        .is_some());
+    // A lesson from the catalog (which folds away): the new step's heading.
+    find(&root, "details.catalog")
+        .set_attribute("open", "")
+        .unwrap();
+    press(&root, ".catalog button[data-lesson=\"float\"]").await;
+    wait_for(&root, "article.lesson[data-lesson=\"float\"] .proved").await;
+    let a = active().expect("focus fell to <body> after a catalog entry");
+    assert_eq!(a.tag_name(), "H3");
+    assert!(a.closest("article.lesson").unwrap().is_some());
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_lesson_folds_the_setup_and_lab_ds_second_table_is_under_the_lanes() {
+    // In Vietnamese, whose texts this runner cannot fetch: the step's setup opens,
+    // and lab D's long judged run is not started.
+    let root = fresh_root();
+    page(&root, "lesson=lab-d&lang=vi");
+    settle().await;
+    wait_for(&root, ".lessons .error").await;
+    assert_eq!(
+        lanes(&root),
+        ["sliding_window_counter", "sliding_log", "fixed_window"]
+    );
+    let fold: web_sys::HtmlDetailsElement =
+        wasm_bindgen::JsCast::unchecked_into(find(&root, "details.setup-fold"));
+    assert!(!fold.open(), "the setup form is open above lab D's lanes");
+    let sweep = find(&root, ".sweep");
+    assert!(sweep.closest("details.setup-fold").unwrap().is_none());
+    let last = all(&root, "article.lane").pop().unwrap();
+    let after = last.compare_document_position(&sweep);
+    assert_ne!(after & web_sys::Node::DOCUMENT_POSITION_FOLLOWING, 0);
+    // Closing the lesson unfolds the setup again; the sweep stays under the lanes.
+    click(&root, "article.lesson button.close").await;
+    assert!(fold.open());
+    assert!(root.query_selector(".sweep").unwrap().is_some());
+    root.remove();
+}

@@ -111,12 +111,20 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
     let view_box = Signal::derive(move || format!("-8 0 {} {HEIGHT}", width.get()));
     let dense = RwSignal::new(false);
     let blind = RwSignal::new(false);
+    // The lane the open lesson step is about: marked, and brought into view by the
+    // lessons panel when the step opens (`view::learn`).
+    let step_lane = Signal::derive(move || ctx.step_lane.get() == Some(j as u64));
     view! {
-        <article class="lane" class:teaching=algorithm.is_teaching() data-lane=j data-algorithm=algorithm.id()>
+        <article class="lane" class:teaching=algorithm.is_teaching() class:step-lane=step_lane data-lane=j data-algorithm=algorithm.id()>
             <header class="lane-head">
                 <h3>{name}</h3>
                 {algorithm.is_teaching().then(|| view! {
                     <span class="badge">{text(&COMMON, |t| t.wrong_on_purpose)}</span>
+                })}
+                {(!ctx.compact && !ctx.embed).then(|| view! {
+                    <span class="badge step-badge" class:hidden=Signal::derive(move || !step_lane.get())>
+                        {text(&LANES, |t| t.step_lane)}
+                    </span>
                 })}
                 <span class="params">{params}</span>
             </header>

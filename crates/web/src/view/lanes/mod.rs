@@ -41,22 +41,30 @@ fn measure(ctx: Ctx, el: &web_sys::HtmlElement) {
     }
 }
 
-/// A `ResizeObserver` that measures `el` again after its width changed (it
-/// reports at most once per frame), and the closure it calls.
-struct WidthObserver {
+/// A `ResizeObserver` on one element, and the closure it calls.
+struct SizeObserver {
     observer: web_sys::ResizeObserver,
     _callback: Closure<dyn FnMut()>,
 }
 
-fn observe_width(ctx: Ctx, el: &web_sys::HtmlElement) -> Option<WidthObserver> {
-    let target = el.clone();
-    let callback = Closure::<dyn FnMut()>::new(move || measure(ctx, &target));
-    let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+/// Calls `f` whenever `el`'s box changes size (a `ResizeObserver` reports at most
+/// once per frame, after layout and before paint, the first time in the frame
+/// after it starts), until the reactive owner it is called in is cleaned up.
+pub fn keep_observing(el: &web_sys::HtmlElement, f: impl FnMut() + 'static) {
+    let callback = Closure::<dyn FnMut()>::new(f);
+    let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) else {
+        return;
+    };
     observer.observe(el);
-    Some(WidthObserver {
+    let kept = StoredValue::new_local(Some(SizeObserver {
         observer,
         _callback: callback,
-    })
+    }));
+    on_cleanup(move || {
+        if let Some(Some(o)) = kept.try_update_value(Option::take) {
+            o.observer.disconnect();
+        }
+    });
 }
 
 /// The legend and the lanes.
@@ -72,14 +80,8 @@ pub fn Lanes() -> impl IntoView {
     // in a trace under load), and the first paint is at the measured width anyway.
     Effect::new(move |_| {
         if let Some(el) = node.get() {
-            if let Some(observer) = observe_width(ctx, &el) {
-                let kept = StoredValue::new_local(Some(observer));
-                on_cleanup(move || {
-                    if let Some(Some(o)) = kept.try_update_value(Option::take) {
-                        o.observer.disconnect();
-                    }
-                });
-            }
+            let target = el.clone();
+            keep_observing(&el, move || measure(ctx, &target));
         }
     });
     let lanes = Memo::new(move |_| {

@@ -10,12 +10,14 @@
 //! sweep takes a second or two), after the panel has said it is running.
 //!
 //! Files: this one (the panel, its state, the effect that fetches and runs, the
-//! click handler) and [`fetch`] (the texts). What the panel shows is escaped
+//! click handler), [`fetch`] (the texts) and [`follow`] (focus and the step's lane
+//! when a step opens). What the panel shows is escaped
 //! markup made by [`crate::draw::lesson`] (for the bundle: see there); every
 //! button names where it goes in `data-go`, and the panel has one click handler
 //! ([`go`]).
 
 pub mod fetch;
+pub mod follow;
 
 use std::sync::Arc;
 
@@ -23,7 +25,9 @@ use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use ratelab_sim::lesson::LessonRun;
 use ratelab_sim::texts::Texts;
+use wasm_bindgen::JsCast;
 
+use super::lanes::keep_observing as follow_height;
 use super::{use_ctx, Ctx};
 use crate::draw::lesson::{panel, Entry, OpenStep, PanelWords, StepWords};
 use crate::learn::{Go, OpenLesson};
@@ -118,6 +122,11 @@ pub fn Lessons() -> impl IntoView {
     let open = open_index(ctx);
     let kept = ctx.memo(|p| p.lesson_setup_kept());
     let uid = ctx.uid;
+    let node = NodeRef::<leptos::html::Section>::new();
+    // A link that names a step about one lane brings that lane into view once the
+    // step's texts are there (they change the panel's height); so does every step
+    // the learner opens (`go`).
+    let scroll_wanted = StoredValue::new(ctx.read(|p| p.step_lane().is_some()).unwrap_or(false));
     let markup = move || {
         let lang = ctx.lang.get();
         let open = open.get().and_then(OpenLesson::at);
@@ -211,25 +220,76 @@ pub fn Lessons() -> impl IntoView {
             },
         };
         let status = status.as_ref().map(|(s, e)| (s.as_str(), *e));
-        panel(&words, status, shown.as_ref(), &groups, sim_lang(lang)).markup()
+        let filled = shown.as_ref().is_none_or(|o| !o.watch.is_empty());
+        let html = panel(&words, status, shown.as_ref(), &groups, sim_lang(lang));
+        (html.markup(), filled)
     };
+    // The markup is set here rather than as a reactive `inner_html`, so that it is
+    // set only when it changed (a catalog the learner unfolded stays unfolded) and
+    // focus is kept across it (`follow`).
+    Effect::new(move |before: Option<Arc<str>>| {
+        let (html, filled) = markup();
+        let Some(section) = node.get() else {
+            return Arc::from("");
+        };
+        if before.as_deref() != Some(&*html) {
+            let kept = follow::focused(&section);
+            section.set_inner_html(&html);
+            if let Some(kept) = kept {
+                follow::restore(&section, &kept);
+            }
+        }
+        if filled && scroll_wanted.get_value() {
+            scroll_wanted.set_value(false);
+            lane_into_view(ctx, &section);
+        }
+        html
+    });
+    // The panel's height, for the clock bar that sticks under it on a wide page.
+    Effect::new(move |_| {
+        if let Some(section) = node.get() {
+            let el = section.clone();
+            follow_height(&section, move || {
+                if let Some(root) = el.parent_element() {
+                    let _ = root
+                        .unchecked_ref::<web_sys::HtmlElement>()
+                        .style()
+                        .set_property("--lessons-h", &format!("{}px", el.offset_height()));
+                }
+            });
+        }
+    });
     view! {
         <section
             class="lessons"
             aria-labelledby=format!("lessons-{uid}")
-            on:click=move |e| go(ctx, &e)
-            inner_html=Signal::derive(markup)
+            node_ref=node
+            on:click=move |e| go(ctx, &e, scroll_wanted)
         ></section>
     }
+}
+
+/// Brings the open step's lane into view once the lanes the step opened are drawn
+/// (after the reactive updates of this task).
+fn lane_into_view(ctx: Ctx, section: &web_sys::HtmlElement) {
+    let Some(root) = section.parent_element() else {
+        return;
+    };
+    Timeout::new(0, move || {
+        let lane = ctx.read(|p| p.step_lane().map(|j| j as u64)).flatten();
+        let reduced = ctx.read(|p| p.reduced_motion).unwrap_or(false);
+        follow::bring_lane_into_view(&root, lane, reduced);
+    })
+    .forget();
 }
 
 /// The catalog's groups, in order.
 const GROUPS: [Group; 3] = [Group::Demo, Group::Traces, Group::Labs];
 
 /// The panel's one click handler: the button clicked names where it goes
-/// (`data-go`, [`crate::learn::Go`]).
-fn go(ctx: Ctx, e: &web_sys::MouseEvent) {
-    use wasm_bindgen::JsCast;
+/// (`data-go`, [`crate::learn::Go`]). A step opened brings its lane into view (at
+/// once, and again when its texts change the panel's height).
+fn go(ctx: Ctx, e: &web_sys::MouseEvent, scroll_wanted: StoredValue<bool>) {
     let Some(target) = e
         .target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
@@ -245,10 +305,21 @@ fn go(ctx: Ctx, e: &web_sys::MouseEvent) {
     else {
         return;
     };
-    ctx.act(match to {
-        Go::Open(o) => Action::OpenLesson(o),
-        Go::Close => Action::CloseLesson,
-    });
+    match to {
+        Go::Open(o) => {
+            // Replaying the open step leaves the panel as it is: no second scroll.
+            let moved = ctx.read(|p| p.lesson != Some(o)).unwrap_or(true);
+            scroll_wanted.set_value(moved);
+            ctx.act(Action::OpenLesson(o));
+            if let Some(section) = e
+                .current_target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                lane_into_view(ctx, &section);
+            }
+        }
+        Go::Close => ctx.act(Action::CloseLesson),
+    }
 }
 
 /// The open step's place on the guided path ([`OpenLesson::index`]), as a memo of

@@ -1,13 +1,13 @@
 //! The setup form, part by part: the scenario, the shared budget, the lanes, the
-//! custom stream, lab D's sweep, the JSON box. A new part is a component in its
-//! own file here and one line in [`Setup`].
+//! custom stream, the JSON box. A new part is a component in its own file here and
+//! one line in [`Setup`]. (Lab D's sweep is a result, not a setting: it is shown
+//! under the lanes, [`crate::view::sweep`].)
 
 pub mod budget;
 pub mod custom;
 pub mod json;
 pub mod lanes;
 pub mod scenario;
-pub mod sweep;
 
 use leptos::prelude::*;
 
@@ -15,13 +15,13 @@ use super::{text, use_ctx};
 use crate::texts::setup::SETUP;
 
 /// The setup form. Folded while a lesson is open (the lesson sets it up; the
-/// learner unfolds it to change it), except on lab D's step, whose second table
-/// (the counter next to an independent sliding log) is the form's sweep panel.
-/// Entering or leaving lab D's step, or closing the lesson, sets it again; the
-/// learner's own folding stays until then.
+/// learner unfolds it to change it), so that the step's lanes are where its text
+/// points, under the panel; lab D's second table (the counter next to an
+/// independent sliding log) is under the lanes ([`crate::view::sweep`]). Opening or
+/// closing a lesson sets it again; the learner's own folding stays until then.
 #[component]
 pub fn Setup() -> impl IntoView {
-    let open = use_ctx().memo(|p| p.lesson.is_none_or(|o| o.def().is_some_and(|d| d.lab_d)));
+    let open = use_ctx().memo(|p| p.lesson.is_none());
     view! {
         <details class="setup-fold" prop:open=open>
             <summary>{text(&SETUP, |t| t.fold)}</summary>
@@ -35,7 +35,6 @@ pub fn Setup() -> impl IntoView {
                 {crate::view::service_knobs()}
                 {limiters_part(lanes::LaneList)}
                 <custom::CustomRequests />
-                <sweep::SweepPanel />
                 <json::JsonBox />
             </section>
         </details>

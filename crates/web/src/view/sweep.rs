@@ -1,4 +1,7 @@
-//! Lab D's sweep, run in the browser on demand.
+//! Lab D's sweep, run in the browser on demand: the sliding window counter next to
+//! an independent sliding log at six loads (lab D's second table; the first, the
+//! counter judged on its own history, is the lesson's). Shown under the lanes, not
+//! in the setup form, which a lesson folds.
 
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
@@ -83,8 +86,8 @@ fn SweepBox() -> impl IntoView {
         })
     };
     view! {
-        <div class="sweep">
-            <h3>{text(&SWEEP, |t| t.sweep)}</h3>
+        <section class="sweep">
+            <h2>{text(&SWEEP, |t| t.sweep)}</h2>
             <button
                 type="button"
                 class="run-sweep"
@@ -94,7 +97,7 @@ fn SweepBox() -> impl IntoView {
                 {label}
             </button>
             {table}
-        </div>
+        </section>
     }
 }
 
