@@ -31,7 +31,7 @@ import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { serve, chromiumOptions, printProfile } from './serve.mjs';
+import { serve, chromiumOptions, printProfile, median } from './serve.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dist = resolve(process.env.RATELAB_DIST ?? join(here, '..', '..', '..', 'dist'));
@@ -40,16 +40,10 @@ const targets = (process.env.RATELAB_SWITCH_TO ?? 'lab-b,lab-e').split(',').filt
 const rounds = Math.max(1, Number(process.env.RATELAB_SWITCH_ROUNDS ?? 5));
 const PICKER = 'select[name="scenario"]';
 const LANE = '.lane[data-lane]';
-// Quiet: no task of 10 ms or more for this long ends the window.
+// The window ends when every 100 ms poll of the page for this long was answered
+// within 120 ms (the main thread was not held up by a task of the switch's).
 const QUIET_MS = 1000;
 const line = (...fields) => console.log(['bench', 'switch', ...fields].join('\t'));
-
-function median(xs) {
-  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 /** The main-thread tasks of the page's renderer in a trace, as [start µs, dur µs]. */
 function mainTasks(trace) {
@@ -117,15 +111,15 @@ async function round(browser, url, to, n) {
       categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'],
     });
     await picker.selectOption(to);
-    // Wait for the page to go quiet: poll a frame counter; a gap between polls
-    // is not a measurement, only the trace is.
+    // Wait for the page to go quiet (see QUIET_MS); the polls are not a
+    // measurement, only the trace is.
     await page.waitForFunction(() => window.__switch.frame !== null, null, { timeout: 60_000 });
     let quietSince = Date.now();
     let last = await page.evaluate(() => performance.now());
     while (Date.now() - quietSince < QUIET_MS) {
       await page.waitForTimeout(100);
       const now = await page.evaluate(() => performance.now());
-      if (now - last > 110 + 10) quietSince = Date.now();
+      if (now - last > 120) quietSince = Date.now();
       last = now;
     }
     const raw = await browser.stopTracing();

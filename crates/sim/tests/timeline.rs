@@ -63,6 +63,20 @@ fn fresh(spec: &LaneSpec, s: &Stream, upto: impl Fn(usize, &Request) -> bool) ->
     k
 }
 
+/// `s` in a timeline with a small checkpoint interval, so that most queries replay
+/// from a checkpoint.
+fn replaying(s: &Stream) -> Timeline {
+    timeline(
+        s,
+        TimelineLimits {
+            retain: 20_000,
+            checkpoint_every: 400,
+            max_keys: 10,
+            ..TimelineLimits::DEFAULT
+        },
+    )
+}
+
 fn probe_times(s: &Stream) -> Vec<u64> {
     let last = s.requests.last().unwrap().t;
     // Request times, the moments just before and after them, and times in between.
@@ -80,15 +94,7 @@ fn probe_times(s: &Stream) -> Vec<u64> {
 #[test]
 fn many_snapshots_in_one_replay_are_each_snapshot_alone() {
     let s = stream(60_000);
-    let tl = timeline(
-        &s,
-        TimelineLimits {
-            retain: 20_000,
-            checkpoint_every: 400,
-            max_keys: 10,
-            ..TimelineLimits::DEFAULT
-        },
-    );
+    let tl = replaying(&s);
     let mut sorted = probe_times(&s);
     sorted.sort_unstable();
     // Out of order too: a time before the one before it starts again.
@@ -117,16 +123,7 @@ fn many_snapshots_in_one_replay_are_each_snapshot_alone() {
 #[test]
 fn scrubbing_shows_what_a_fresh_run_shows() {
     let s = stream(60_000);
-    // Small checkpoint interval so that most queries replay from a checkpoint.
-    let tl = timeline(
-        &s,
-        TimelineLimits {
-            retain: 20_000,
-            checkpoint_every: 400,
-            max_keys: 10,
-            ..TimelineLimits::DEFAULT
-        },
-    );
+    let tl = replaying(&s);
     assert_eq!(tl.len() as usize, s.len());
     for (lane, spec) in lanes().iter().enumerate() {
         for t in probe_times(&s) {

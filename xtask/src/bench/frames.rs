@@ -5,8 +5,7 @@
 
 use std::path::Path;
 
-use super::run_tee;
-use crate::test::CHROMIUM_FLAGS;
+use super::{page_harness, run_tee, NO_BUILD};
 use crate::util::{Ctx, Result};
 
 /// The 95th percentile frame must fit in this, in ms (every view but the one
@@ -75,18 +74,10 @@ pub(super) enum Frames {
 
 /// Plays each view (one view, `query`, when given) and reads the harness's lines.
 pub(super) fn run(ctx: &Ctx, work: &Path, chromium: &Path, query: Option<&str>) -> Result<Frames> {
-    let dist = work.join("dist");
-    if !dist.join("index.html").exists() {
-        return Ok(Frames::Pending(
-            "no release build of the page (run the size part first)".into(),
-        ));
-    }
-    let mut cmd = ctx.cmd("node");
-    cmd.arg(ctx.root.join("crates/bench/browser/frames.mjs"))
-        .env("RATELAB_DIST", &dist)
-        .env("RATELAB_CHROMIUM", chromium)
-        .env("RATELAB_CHROMIUM_FLAGS", CHROMIUM_FLAGS.join(" "))
-        .env("RATELAB_FRAME_SHOT", work.join("frames.png"));
+    let Some(mut cmd) = page_harness(ctx, work, chromium, "frames.mjs") else {
+        return Ok(Frames::Pending(NO_BUILD.into()));
+    };
+    cmd.env("RATELAB_FRAME_SHOT", work.join("frames.png"));
     if let Some(q) = query {
         cmd.env("RATELAB_FRAME_QUERY", q);
     }

@@ -272,6 +272,28 @@ fn target_dir(ctx: &Ctx) -> PathBuf {
     }
 }
 
+/// Why a page part did not run: the size part left no release build to measure.
+const NO_BUILD: &str = "no release build of the page (run the size part first)";
+
+/// `node crates/bench/browser/<script>` on the size part's release build, with
+/// Chromium's path and flags in the environment the harnesses read; `None` when
+/// there is no build ([`NO_BUILD`]).
+fn page_harness(ctx: &Ctx, work: &Path, chromium: &Path, script: &str) -> Option<Command> {
+    let dist = work.join("dist");
+    if !dist.join("index.html").exists() {
+        return None;
+    }
+    let mut cmd = ctx.cmd("node");
+    cmd.arg(ctx.root.join("crates/bench/browser").join(script))
+        .env("RATELAB_DIST", &dist)
+        .env("RATELAB_CHROMIUM", chromium)
+        .env(
+            "RATELAB_CHROMIUM_FLAGS",
+            crate::test::CHROMIUM_FLAGS.join(" "),
+        );
+    Some(cmd)
+}
+
 /// Runs `cmd`, echoing its standard output as it comes, and returns that output.
 fn run_tee(cmd: &mut Command) -> Result<String> {
     let shown = util::show(cmd);

@@ -5,8 +5,7 @@
 
 use std::path::Path;
 
-use super::run_tee;
-use crate::test::CHROMIUM_FLAGS;
+use super::{page_harness, run_tee, NO_BUILD};
 use crate::util::{Ctx, Result};
 
 /// No main-thread task may be longer, in ms (issue 15's target).
@@ -41,18 +40,10 @@ pub(super) enum Switch {
 
 /// Switches from the default page to labs B and E, `rounds` times each.
 pub(super) fn run(ctx: &Ctx, work: &Path, chromium: &Path, quick: bool) -> Result<Switch> {
-    let dist = work.join("dist");
-    if !dist.join("index.html").exists() {
-        return Ok(Switch::Pending(
-            "no release build of the page (run the size part first)".into(),
-        ));
-    }
-    let mut cmd = ctx.cmd("node");
-    cmd.arg(ctx.root.join("crates/bench/browser/switch.mjs"))
-        .env("RATELAB_DIST", &dist)
-        .env("RATELAB_CHROMIUM", chromium)
-        .env("RATELAB_CHROMIUM_FLAGS", CHROMIUM_FLAGS.join(" "))
-        .env("RATELAB_SWITCH_ROUNDS", if quick { "2" } else { "5" });
+    let Some(mut cmd) = page_harness(ctx, work, chromium, "switch.mjs") else {
+        return Ok(Switch::Pending(NO_BUILD.into()));
+    };
+    cmd.env("RATELAB_SWITCH_ROUNDS", if quick { "2" } else { "5" });
     Ok(parse_switch(&run_tee(&mut cmd)?))
 }
 
