@@ -25,20 +25,13 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { serve, chromiumOptions } from './serve.mjs';
+import { serve, chromiumOptions, median } from './serve.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dist = resolve(process.env.RATELAB_DIST ?? join(here, '..', '..', '..', 'dist'));
 const rounds = Math.max(1, Number(process.env.RATELAB_LOAD_ROUNDS ?? 7));
 const rates = (process.env.RATELAB_LOAD_RATES ?? '1,4').split(',').map(Number).filter((r) => r >= 1);
 const out = (...fields) => console.log(['bench', 'load', ...fields].join('\t'));
-
-function median(xs) {
-  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 // Runs in the page before any of its own scripts.
 function watchForTheFirstLane() {

@@ -1,24 +1,35 @@
-// Frame cost of the playground: six lanes running the 2x-rate scenario at 16x speed,
-// in headless Chromium. Opens the built page (dist/) with a query string, presses
-// play, then samples requestAnimationFrame deltas and long tasks (PerformanceObserver)
-// for a few seconds. Prints one tab-separated line for `cargo xtask bench`:
+// Frame cost of the playground, in headless Chromium: each view opens the built page
+// (dist/) with a query string in a fresh browser context, presses play, then samples
+// requestAnimationFrame deltas and long tasks (PerformanceObserver) while the virtual
+// clock moves. The views (issue 15's rows):
 //
-//   bench  frames  <work median ms>  <work p95 ms>  <frames>  <long tasks>
-//          <longest task ms>  <rAF delta median ms>  <rAF delta p95 ms>  <dropped>
-//          <clock from → to>  <url>
-//   bench  frames  pending  <why>
+//   six     six lanes, the 2x-rate scenario at 16x
+//   six     the same with the CPU throttled 4× (CDP Emulation.setCPUThrottlingRate)
+//   lab-e   lab E at 16x, from 59 s (the burst at the minute's edge, then 10 per
+//           second for two minutes: the clock would otherwise spend its first four
+//           seconds of play on an empty minute)
+//   lab-b   lab B at 16x (a request every 300 ms for three minutes)
+//
+// Prints one tab-separated line per view for `cargo xtask bench`:
+//
+//   bench  frames  <view>  <cpu rate>  <work median ms>  <work p95 ms>  <frames>
+//          <long tasks>  <longest task ms>  <rAF delta median ms>  <rAF delta p95 ms>
+//          <dropped>  <clock from → to>  <url>
+//   bench  frames  <view>  <cpu rate>  pending  <why>
 //
 // "Work" is the main thread's time per frame (scripts, style, layout, paint), which
 // is what the 16 ms target is about; rAF deltas are quantised to the display's
 // 16.7 ms and show dropped frames instead.
 //
-// It never invents numbers: if the page has no six lanes, no play control, or play
-// does not move the virtual clock, the step is reported as pending with the reason.
+// It never invents numbers: if the page has too few lanes, no play control, or play
+// does not move the virtual clock, the view is reported as pending with the reason.
 //
 //   RATELAB_DIST          the built page (default: ../../../dist)
-//   RATELAB_FRAME_QUERY   the query that sets up the lanes (default below)
+//   RATELAB_FRAME_QUERY   one view instead of the four: this query, normal speed
+//   RATELAB_FRAME_VIEWS   the views to run, by name (default: all four)
 //   RATELAB_FRAME_SECONDS how long to sample after pressing play (default 5)
-//   RATELAB_FRAME_SHOT    where to save a screenshot of the running page (optional)
+//   RATELAB_FRAME_SHOT    a path: save a screenshot of each running view there,
+//                         the view's name and rate before the extension (optional)
 //   RATELAB_FRAME_PROFILE =1: also record Chromium's CPU profile (CDP) while playing
 //                         and print the functions with the most self time (this
 //                         slows frames down: not for the numbers, for the why)
@@ -38,8 +49,18 @@ const LANES = [
   'leaky_queue',
   'gcra',
 ];
-const query =
-  process.env.RATELAB_FRAME_QUERY ?? `?scenario=2x-rate&limiters=${LANES.join(",")}&speed=16`;
+const SIX = `?scenario=2x-rate&limiters=${LANES.join(',')}&speed=16`;
+// name, query, CPU slow-down, the fewest lanes the view must show.
+const ALL_VIEWS = [
+  { name: 'six', query: SIX, rate: 1, lanes: 6 },
+  { name: 'six', query: SIX, rate: 4, lanes: 6 },
+  { name: 'lab-e', query: '?scenario=lab-e&speed=16&t=59s', rate: 1, lanes: 1 },
+  { name: 'lab-b', query: '?scenario=lab-b&speed=16', rate: 1, lanes: 1 },
+];
+const wanted = (process.env.RATELAB_FRAME_VIEWS ?? '').split(',').filter(Boolean);
+const views = process.env.RATELAB_FRAME_QUERY
+  ? [{ name: 'custom', query: process.env.RATELAB_FRAME_QUERY, rate: 1, lanes: 1 }]
+  : ALL_VIEWS.filter((v) => wanted.length === 0 || wanted.includes(v.name));
 const seconds = Number(process.env.RATELAB_FRAME_SECONDS ?? 5);
 
 // What counts as a lane, a play control and the virtual clock: the playground's
@@ -48,11 +69,7 @@ const LANE_SELECTOR = '[data-lane], .lane';
 const PLAY_SELECTORS = ['[data-action="play"]', 'button.play', 'button[aria-label="play" i]'];
 const CLOCK_SELECTORS = ['[data-now]', 'output.now', 'output.clock', '.clock output'];
 
-const out = (...fields) => console.log(['bench', 'frames', ...fields].join('\t'));
-const pending = (why) => {
-  out('pending', why);
-  return null;
-};
+const line = (...fields) => console.log(['bench', 'frames', ...fields].join('\t'));
 
 function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
@@ -67,13 +84,24 @@ async function first(page, selectors) {
   return null;
 }
 
-async function measure(page, url) {
+async function measure(page, url, view) {
+  const out = (...fields) => line(view.name, view.rate, ...fields);
+  const pending = (why) => {
+    out('pending', why);
+    return null;
+  };
   await page.goto(url);
-  // Give the app time to mount (wasm compile + first render).
-  await page.waitForTimeout(1500);
+  // Let the app mount (wasm compile + first render; slower when throttled), then
+  // settle, so that the first frames measured are not the mount's.
+  try {
+    await page.waitForSelector(LANE_SELECTOR, { timeout: 30_000 * view.rate });
+  } catch {
+    // Counted below.
+  }
+  await page.waitForTimeout(1000 * view.rate);
   const lanes = await page.locator(LANE_SELECTOR).count();
-  if (lanes < 6) {
-    return pending(`the page shows ${lanes} lane(s) for ${query}, not 6 (UI not ready, or another URL format: set RATELAB_FRAME_QUERY)`);
+  if (lanes < view.lanes) {
+    return pending(`the page shows ${lanes} lane(s) for ${view.query}, not ${view.lanes} (UI not ready, or another URL format: set RATELAB_FRAME_QUERY)`);
   }
   const playSelector = await first(page, PLAY_SELECTORS);
   const play = playSelector
@@ -142,7 +170,8 @@ async function measure(page, url) {
     return window.__frames;
   });
   if (cdp) printProfile((await cdp.send('Profiler.stop')).profile);
-  if (process.env.RATELAB_FRAME_SHOT) await page.screenshot({ path: process.env.RATELAB_FRAME_SHOT });
+  const shot = process.env.RATELAB_FRAME_SHOT;
+  if (shot) await page.screenshot({ path: shot.replace(/(\.png)?$/, `-${view.name}-${view.rate}x.png`) });
   // Playing frames: from the first frame whose clock differs from the one before it
   // to the last such frame.
   const moved = f.rows.map((r, i) => i > 0 && r.clock !== f.rows[i - 1].clock);
@@ -166,28 +195,40 @@ async function measure(page, url) {
     percentile(deltas, 95).toFixed(2),
     dropped,
     `${playing[0].clock.trim()} → ${playing[playing.length - 1].clock.trim()}`,
-    `dist/index.html${query}`,
+    `dist/index.html${view.query}`,
   );
   return f;
 }
 
 if (!existsSync(join(dist, 'index.html'))) {
-  pending(`no ${join(dist, 'index.html')} (trunk build --release first)`);
+  for (const v of views) line(v.name, v.rate, 'pending', `no ${join(dist, 'index.html')} (trunk build --release first)`);
   process.exit(0);
 }
 const server = await serve({ '/': dist });
 const browser = await chromium.launch(chromiumOptions());
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(e.message));
-  const url = `http://127.0.0.1:${server.address().port}/index.html${query}`;
-  try {
-    await measure(page, url);
-  } catch (e) {
-    pending(`the harness failed: ${String(e.message ?? e).split('\n')[0]}`);
+  for (const view of views) {
+    // A fresh context per view: nothing cached, no state from the one before.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const page = await context.newPage();
+      const problems = [];
+      page.on('pageerror', (e) => problems.push(e.message));
+      if (view.rate > 1) {
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: view.rate });
+      }
+      const url = `http://127.0.0.1:${server.address().port}/index.html${view.query}`;
+      try {
+        await measure(page, url, view);
+      } catch (e) {
+        line(view.name, view.rate, 'pending', `the harness failed: ${String(e.message ?? e).split('\n')[0]}`);
+      }
+      if (problems.length) console.error(`page errors (${view.name}): ${problems.join('; ')}`);
+    } finally {
+      await context.close();
+    }
   }
-  if (problems.length) console.error(`page errors: ${problems.join('; ')}`);
 } finally {
   await browser.close();
   server.close();

@@ -63,6 +63,14 @@ export function chromiumOptions() {
   return { executablePath, args, headless: true };
 }
 
+/** The median of the finite numbers in `xs` (NaN when there are none). */
+export function median(xs) {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
 /** Self time per function from a CDP CPU profile, the heaviest first. */
 export function printProfile(profile, count = 25) {
   const dt = new Map();

@@ -620,17 +620,22 @@ impl Timeline {
             return lane.live.get(name).clone();
         };
         let mut limiter = state.get(name).clone();
-        if let Some(id) = self.find_key(name) {
-            let from = (start.saturating_sub(self.base)) as usize;
-            let to = (end - self.base) as usize;
-            for r in self.requests.range(from..to.min(self.requests.len())) {
-                if r.key == id {
-                    // Each was accepted when pushed, so replaying cannot fail.
-                    let _ = limiter.check(r.t, r.cost);
-                }
+        self.replay(&mut limiter, self.find_key(name), *start, end);
+        limiter
+    }
+
+    /// Replays key `id`'s requests with global indices in `[from, to)` into
+    /// `limiter` (nothing for a key that sent none).
+    fn replay(&self, limiter: &mut AnyLimiter, id: Option<u32>, from: u64, to: u64) {
+        let Some(id) = id else { return };
+        let from = from.saturating_sub(self.base) as usize;
+        let to = (to.saturating_sub(self.base) as usize).min(self.requests.len());
+        for r in self.requests.range(from.min(to)..to) {
+            if r.key == id {
+                // Each was accepted when pushed, so replaying cannot fail.
+                let _ = limiter.check(r.t, r.cost);
             }
         }
-        limiter
     }
 
     /// What lane `lane` held for key `name` at time `t` (after every request at or
@@ -639,6 +644,42 @@ impl Timeline {
         let l = self.lane_ref(lane)?;
         self.check_time(t)?;
         Ok(self.state_before(l, name, self.index_after(t)).snapshot(t))
+    }
+
+    /// What lane `lane` held for key `name` at each of `times`, as
+    /// [`Timeline::snapshot_at`] answers one by one, with the times before the
+    /// retained history left out. Times in ascending order cost one replay from one
+    /// checkpoint in all (a strip of a thousand moments over a dense span would
+    /// otherwise replay up to `checkpoint_every` requests for each); a time earlier
+    /// than the one before it starts again from its own checkpoint.
+    pub fn snapshots_at(
+        &self,
+        lane: usize,
+        name: &str,
+        times: impl IntoIterator<Item = u64>,
+    ) -> Result<Vec<(u64, Snapshot)>, TimelineError> {
+        let l = self.lane_ref(lane)?;
+        let id = self.find_key(name);
+        let mut out = Vec::new();
+        // The limiter after the requests before global index `at`.
+        let mut state: Option<(u64, AnyLimiter)> = None;
+        for t in times {
+            if self.check_time(t).is_err() {
+                continue;
+            }
+            let end = self.index_after(t);
+            match &mut state {
+                Some((at, limiter)) if *at <= end => {
+                    self.replay(limiter, id, *at, end);
+                    *at = end;
+                }
+                _ => state = Some((end, self.state_before(l, name, end))),
+            }
+            if let Some((_, limiter)) = &state {
+                out.push((t, limiter.snapshot(t)));
+            }
+        }
+        Ok(out)
     }
 
     /// What a request of cost 1 from `name` arriving at `t` would be answered (status,

@@ -63,6 +63,20 @@ fn fresh(spec: &LaneSpec, s: &Stream, upto: impl Fn(usize, &Request) -> bool) ->
     k
 }
 
+/// `s` in a timeline with a small checkpoint interval, so that most queries replay
+/// from a checkpoint.
+fn replaying(s: &Stream) -> Timeline {
+    timeline(
+        s,
+        TimelineLimits {
+            retain: 20_000,
+            checkpoint_every: 400,
+            max_keys: 10,
+            ..TimelineLimits::DEFAULT
+        },
+    )
+}
+
 fn probe_times(s: &Stream) -> Vec<u64> {
     let last = s.requests.last().unwrap().t;
     // Request times, the moments just before and after them, and times in between.
@@ -78,18 +92,38 @@ fn probe_times(s: &Stream) -> Vec<u64> {
 }
 
 #[test]
+fn many_snapshots_in_one_replay_are_each_snapshot_alone() {
+    let s = stream(60_000);
+    let tl = replaying(&s);
+    let mut sorted = probe_times(&s);
+    sorted.sort_unstable();
+    // Out of order too: a time before the one before it starts again.
+    let shuffled: Vec<u64> = probe_times(&s).into_iter().rev().step_by(3).collect();
+    for lane in 0..lanes().len() {
+        for key in s.keys.iter().map(String::as_str).chain(["nobody"]) {
+            for times in [&sorted, &shuffled] {
+                let one_by_one: Vec<_> = times
+                    .iter()
+                    .map(|&t| (t, tl.snapshot_at(lane, key, t).unwrap()))
+                    .collect();
+                assert_eq!(
+                    tl.snapshots_at(lane, key, times.iter().copied()).unwrap(),
+                    one_by_one,
+                    "lane {lane}, {key}"
+                );
+            }
+        }
+    }
+    assert!(matches!(
+        tl.snapshots_at(99, "", [0]),
+        Err(TimelineError::NoSuchLane { lane: 99, .. })
+    ));
+}
+
+#[test]
 fn scrubbing_shows_what_a_fresh_run_shows() {
     let s = stream(60_000);
-    // Small checkpoint interval so that most queries replay from a checkpoint.
-    let tl = timeline(
-        &s,
-        TimelineLimits {
-            retain: 20_000,
-            checkpoint_every: 400,
-            max_keys: 10,
-            ..TimelineLimits::DEFAULT
-        },
-    );
+    let tl = replaying(&s);
     assert_eq!(tl.len() as usize, s.len());
     for (lane, spec) in lanes().iter().enumerate() {
         for t in probe_times(&s) {
@@ -274,6 +308,11 @@ fn compaction_keeps_the_totals() {
             t: earliest - 1,
             earliest
         })
+    );
+    // Many at once leave such times out and answer the rest.
+    assert_eq!(
+        tl.snapshots_at(0, "", [earliest - 1, earliest]).unwrap(),
+        vec![(earliest, tl.snapshot_at(0, "", earliest).unwrap())]
     );
     assert!(matches!(
         tl.explain(0, 0),

@@ -78,17 +78,19 @@ pub fn start() {
             away::go(&format!("{q}{hash}"), true);
             return;
         }
-        after_first_paint(move || mount_in_place(root, &query));
+        after_paint(move || mount_in_place(root, &query));
     }
 }
 
-/// Runs `f` in a task of its own once the browser has drawn the loading frame: a
+/// Runs `f` in a task of its own once the browser has drawn the next frame: a
 /// frame's callback, then a timeout from it, so `f` starts after that frame's
 /// layout and paint. Measured (session 4, a trace of the page load, load average
 /// 12): mounting at once forced the loading frame's first layout inside the mount's
 /// task (115 of its 480 ms), and nothing was painted until both were done. A tab
-/// that draws no frames (in the background) still mounts, after 200 ms.
-fn after_first_paint(f: impl FnOnce() + 'static) {
+/// that draws no frames (in the background) still runs `f`, after 200 ms. The
+/// page also draws a new run's state-over-time strips this way
+/// ([`view::Ctx::settled`]).
+pub(crate) fn after_paint(f: impl FnOnce() + 'static) {
     use std::cell::Cell;
     use std::rc::Rc;
     use std::time::Duration;

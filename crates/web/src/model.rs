@@ -606,6 +606,23 @@ pub fn overlays(snapshot: &Snapshot, now: u64) -> Vec<Overlay> {
 }
 
 /// A lane's state as a bar.
+/// The level [`gauge`] shows for `snapshot`, without its texts and lines: what the
+/// state-over-time strip asks at each of its moments (a thousand a strip).
+pub fn level_of(snapshot: &Snapshot) -> f64 {
+    match snapshot {
+        Snapshot::FixedWindow { count, .. }
+        | Snapshot::AnchoredWindow { count, .. }
+        | Snapshot::LeakyQueue { waiting: count, .. } => *count as f64,
+        Snapshot::SlidingLog { entries, .. } => {
+            entries.iter().map(|e| u64::from(e.count)).sum::<u64>() as f64
+        }
+        Snapshot::SlidingWindowCounter { estimate, .. } => amount_f64(estimate),
+        Snapshot::TokenBucket { tokens, .. } | Snapshot::Gcra { tokens, .. } => amount_f64(tokens),
+        Snapshot::FloatTokenBucket { tokens, .. } => *tokens,
+        Snapshot::Nginx { excess, .. } => amount_f64(excess),
+    }
+}
+
 pub fn gauge(snapshot: &Snapshot) -> Gauge {
     let whole = |n: u64| n.to_string();
     match snapshot {

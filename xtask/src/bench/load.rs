@@ -4,8 +4,7 @@
 
 use std::path::Path;
 
-use super::run_tee;
-use crate::test::CHROMIUM_FLAGS;
+use super::{page_harness, run_tee, NO_BUILD};
 use crate::util::{Ctx, Result};
 
 /// Navigation → first lane drawn, in ms, at normal speed (issue 15's target).
@@ -49,18 +48,10 @@ pub(super) enum Load {
 
 /// Loads the page `rounds` times per CPU rate and reads the harness's lines.
 pub(super) fn run(ctx: &Ctx, work: &Path, chromium: &Path, quick: bool) -> Result<Load> {
-    let dist = work.join("dist");
-    if !dist.join("index.html").exists() {
-        return Ok(Load::Pending(
-            "no release build of the page (run the size part first)".into(),
-        ));
-    }
-    let mut cmd = ctx.cmd("node");
-    cmd.arg(ctx.root.join("crates/bench/browser/first.mjs"))
-        .env("RATELAB_DIST", &dist)
-        .env("RATELAB_CHROMIUM", chromium)
-        .env("RATELAB_CHROMIUM_FLAGS", CHROMIUM_FLAGS.join(" "))
-        .env("RATELAB_LOAD_ROUNDS", if quick { "3" } else { "9" });
+    let Some(mut cmd) = page_harness(ctx, work, chromium, "first.mjs") else {
+        return Ok(Load::Pending(NO_BUILD.into()));
+    };
+    cmd.env("RATELAB_LOAD_ROUNDS", if quick { "3" } else { "9" });
     Ok(parse_load(&run_tee(&mut cmd)?))
 }
 

@@ -15,8 +15,12 @@
 //!   context per round, at normal speed and with the CPU throttled 4× (CDP
 //!   `Emulation.setCPUThrottlingRate`), with when the wasm's download started and
 //!   ended.
-//! - **frames**: time per animation frame of that build with six lanes playing the
-//!   2x-rate scenario at 16x (reported as pending when the UI cannot do that yet).
+//! - **frames**: time per animation frame of that build while it plays: six lanes
+//!   of the 2x-rate scenario at 16x, the same with the CPU throttled 4×, labs E
+//!   and B at 16x (each view reported as pending when the UI cannot do it).
+//! - **switch**: the longest main-thread task of that build when the scenario
+//!   picker is set to lab B and to lab E, as a person does (a Chromium trace per
+//!   round).
 //! - **redis**: decisions per second through each limiter's Lua script on a local
 //!   redis-server of its own, pipelined from Rust, next to plain `INCR` (and two
 //!   script floors) in the same rounds; the ratio to INCR per script.
@@ -27,7 +31,7 @@
 //!
 //! One module per part, each running its part and parsing what it printed into a
 //! plain struct: [`machine`] (what the numbers were measured on), [`native`],
-//! [`browser`], [`size`], [`load`], [`frames`], [`redis`]; [`report`] turns those structs into
+//! [`browser`], [`size`], [`load`], [`frames`], [`switch`], [`redis`]; [`report`] turns those structs into
 //! the table.
 //! A new part is a module with a `run` function and a struct, a field in
 //! [`Results`], an arm in [`bench`] and a section in [`report`].
@@ -40,6 +44,7 @@ mod native;
 mod redis;
 mod report;
 mod size;
+mod switch;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -58,16 +63,18 @@ pub enum Part {
     Size,
     Load,
     Frames,
+    Switch,
     Redis,
 }
 
 impl Part {
-    pub const ALL: [Part; 6] = [
+    pub const ALL: [Part; 7] = [
         Part::Native,
         Part::Browser,
         Part::Size,
         Part::Load,
         Part::Frames,
+        Part::Switch,
         Part::Redis,
     ];
 
@@ -78,6 +85,7 @@ impl Part {
             Part::Size => "size",
             Part::Load => "load",
             Part::Frames => "frames",
+            Part::Switch => "switch",
             Part::Redis => "redis",
         }
     }
@@ -101,19 +109,19 @@ pub struct Options {
     pub quick: bool,
     /// Replace the Benchmarks block of README.md with the table.
     pub readme: bool,
-    /// The query string that sets up the frame-cost view (default in frames.mjs).
+    /// One query string for the frame-cost part instead of its views (frames.mjs).
     pub frame_query: Option<String>,
 }
 
 pub const USAGE: &str = "\
 bench options:
   --only PART[,PART]    run only these parts: native, browser, size, load,
-                        frames, redis
+                        frames, switch, redis
   --skip PART[,PART]    run all parts but these
   --quick               shorter runs (to try the pipeline; numbers are noisier)
   --readme              also paste the table into README.md's Benchmarks section
-  --frame-query QUERY   the playground query for the frame-cost part
-                        (default ?scenario=2x-rate&limiters=<six>&speed=16)
+  --frame-query QUERY   one view for the frame-cost part instead of its four
+                        (six lanes at 16x, also 4x throttled; labs E and B)
 ";
 
 pub fn parse_options(rest: &[String]) -> Result<Options> {
@@ -162,6 +170,7 @@ struct Results {
     size: Option<std::result::Result<Vec<BundleFile>, String>>,
     load: Option<load::Load>,
     frames: Option<frames::Frames>,
+    switch: Option<switch::Switch>,
     redis: Option<redis::RedisBench>,
     load_before: String,
     load_after: String,
@@ -172,7 +181,7 @@ pub fn bench(ctx: &Ctx, opts: &Options) -> Result {
     let needs_browser = opts
         .parts
         .iter()
-        .any(|p| matches!(p, Part::Browser | Part::Load | Part::Frames));
+        .any(|p| matches!(p, Part::Browser | Part::Load | Part::Frames | Part::Switch));
     let tools = setup::setup(
         ctx,
         if needs_browser {
@@ -226,6 +235,12 @@ pub fn bench(ctx: &Ctx, opts: &Options) -> Result {
                     opts.frame_query.as_deref(),
                 )?);
             }
+            Part::Switch => {
+                let chromium = chromium
+                    .as_deref()
+                    .ok_or("no chromium (cargo xtask setup)")?;
+                r.switch = Some(switch::run(ctx, &work, chromium, opts.quick)?);
+            }
             Part::Redis => r.redis = Some(redis::run(ctx, opts.quick)?),
         }
     }
@@ -255,6 +270,28 @@ fn target_dir(ctx: &Ctx) -> PathBuf {
         Some(d) => ctx.root.join(d),
         None => ctx.root.join("target"),
     }
+}
+
+/// Why a page part did not run: the size part left no release build to measure.
+const NO_BUILD: &str = "no release build of the page (run the size part first)";
+
+/// `node crates/bench/browser/<script>` on the size part's release build, with
+/// Chromium's path and flags in the environment the harnesses read; `None` when
+/// there is no build ([`NO_BUILD`]).
+fn page_harness(ctx: &Ctx, work: &Path, chromium: &Path, script: &str) -> Option<Command> {
+    let dist = work.join("dist");
+    if !dist.join("index.html").exists() {
+        return None;
+    }
+    let mut cmd = ctx.cmd("node");
+    cmd.arg(ctx.root.join("crates/bench/browser").join(script))
+        .env("RATELAB_DIST", &dist)
+        .env("RATELAB_CHROMIUM", chromium)
+        .env(
+            "RATELAB_CHROMIUM_FLAGS",
+            crate::test::CHROMIUM_FLAGS.join(" "),
+        );
+    Some(cmd)
 }
 
 /// Runs `cmd`, echoing its standard output as it comes, and returns that output.
@@ -298,7 +335,7 @@ mod tests {
         assert!(parse_options(&["--only".into(), "gpu".into()]).is_err());
         assert!(parse_options(&[
             "--skip".into(),
-            "native,browser,size,load,frames,redis".into()
+            "native,browser,size,load,frames,switch,redis".into()
         ])
         .is_err());
     }

@@ -9,6 +9,7 @@ use super::frames::{self, Frames};
 use super::load::{self, Load};
 use super::native::{self, Native};
 use super::redis::{self, RedisBench};
+use super::switch::{self, Switch};
 use super::Results;
 use crate::test::{self, BundleFile};
 use crate::util::{self, Result};
@@ -87,6 +88,9 @@ pub(super) fn markdown(r: &Results) -> String {
     }
     if let Some(f) = &r.frames {
         frames_section(&mut t, f);
+    }
+    if let Some(s) = &r.switch {
+        switch_section(&mut t, s);
     }
     if let Some(b) = &r.redis {
         redis_section(&mut t, b);
@@ -337,43 +341,111 @@ fn load_section(t: &mut String, l: &Load) {
 fn frames_section(t: &mut String, f: &Frames) {
     let _ = writeln!(
         t,
-        "\n**Frame cost** (the release build above; six lanes, 2x-rate scenario, speed 16x, \
-        headless Chromium without GPU; after pressing play, every frame while the virtual clock moves: \
-        main-thread work per frame = from the frame's start to a message posted from \
+        "\n**Frame cost** (the release build above, headless Chromium without GPU, each view \
+        in a fresh browser context; after pressing play, every frame while the virtual clock \
+        moves: main-thread work per frame = from the frame's start to a message posted from \
         `requestAnimationFrame`, which runs after its scripts, style, layout and paint). \
-        Target: p95 < {} ms.\n",
+        Targets: p95 ≤ {} ms for six lanes at normal speed, ≤ {} ms for the rest (six \
+        lanes with the CPU throttled 4× by CDP `Emulation.setCPUThrottlingRate`, labs E \
+        and B).\n",
+        frames::TARGET_SIX_P95_MS,
         frames::TARGET_P95_MS
     );
     let _ = writeln!(
         t,
-        "| view | work median | work p95 | target p95 < {} ms | frames (clock) | rAF delta median / p95 | dropped | long tasks (longest) |",
-        frames::TARGET_P95_MS
+        "| view | work median | work p95 | target | frames (clock) | rAF delta median / p95 | dropped | long tasks (longest) |"
     );
     let _ = writeln!(t, "|---|---:|---:|---|---|---:|---:|---:|");
-    match f {
-        Frames::Measured {
-            work_median_ms,
-            work_p95_ms,
-            frames,
-            long_tasks,
-            longest_ms,
-            delta_median_ms,
-            delta_p95_ms,
-            dropped,
-            clock,
-            url,
-        } => {
-            let _ = writeln!(
-                t,
-                "| `{url}` | {work_median_ms:.1} ms | {work_p95_ms:.1} ms | {} | {frames} ({clock}) | {delta_median_ms:.1} / {delta_p95_ms:.1} ms | {dropped} | {long_tasks} ({longest_ms:.0} ms) |",
-                mark(*work_p95_ms < frames::TARGET_P95_MS)
-            );
-        }
+    let rows = match f {
+        Frames::Measured(rows) => rows,
         Frames::Pending(why) => {
             let _ = writeln!(
                 t,
-                "| six lanes, 2x-rate, 16x | – | – | ⏳ pending: {why} | – | – | – | – |"
+                "| every view | – | – | ⏳ pending: {why} | – | – | – | – |"
             );
+            return;
+        }
+    };
+    for row in rows {
+        let target = row.target_ms();
+        match &row.result {
+            Ok(m) => {
+                let _ = writeln!(
+                    t,
+                    "| {} (`{}`) | {:.1} ms | {:.1} ms | ≤ {target} ms: {} | {} ({}) | {:.1} / {:.1} ms | {} | {} ({:.0} ms) |",
+                    row.describe(),
+                    m.url,
+                    m.work_median_ms,
+                    m.work_p95_ms,
+                    mark(m.work_p95_ms <= target),
+                    m.frames,
+                    m.clock,
+                    m.delta_median_ms,
+                    m.delta_p95_ms,
+                    m.dropped,
+                    m.long_tasks,
+                    m.longest_ms
+                );
+            }
+            Err(why) => {
+                let _ = writeln!(
+                    t,
+                    "| {} | – | – | ⏳ pending: {why} | – | – | – | – |",
+                    row.describe()
+                );
+            }
+        }
+    }
+}
+
+fn switch_section(t: &mut String, s: &Switch) {
+    let _ = writeln!(
+        t,
+        "\n**Switching scenario** (the release build above, headless Chromium without GPU; \
+        each round a fresh browser context opens the page, then sets the scenario picker \
+        as a person does, while a Chromium trace records every main-thread task until the \
+        page has been quiet for a second; medians over the rounds, the worst in brackets). \
+        Busy: every main-thread task in that window, summed. Next frame: from the picker's \
+        `change` event to the start of the first frame after it. Target: no task over {} ms.\n",
+        switch::TARGET_MS
+    );
+    let _ = writeln!(
+        t,
+        "| from → to | rounds | longest task (worst) | target | tasks ≥ 50 ms | busy | next frame |"
+    );
+    let _ = writeln!(t, "|---|---:|---:|---|---:|---:|---:|");
+    let rows = match s {
+        Switch::Measured(rows) => rows,
+        Switch::Pending(why) => {
+            let _ = writeln!(t, "| – | – | – | ⏳ pending: {why} | – | – | – |");
+            return;
+        }
+    };
+    for row in rows {
+        match &row.result {
+            Ok(m) => {
+                let _ = writeln!(
+                    t,
+                    "| `{}` → {} | {} | {:.0} ms ({:.0}) | ≤ {} ms: {} | {} | {:.0} ms | {:.0} ms |",
+                    m.from,
+                    row.to,
+                    m.rounds,
+                    m.longest_ms,
+                    m.longest_worst_ms,
+                    switch::TARGET_MS,
+                    mark(m.longest_ms <= switch::TARGET_MS),
+                    m.long_tasks,
+                    m.busy_ms,
+                    m.frame_ms
+                );
+            }
+            Err(why) => {
+                let _ = writeln!(
+                    t,
+                    "| → {} | – | – | ⏳ pending: {why} | – | – | – |",
+                    row.to
+                );
+            }
         }
     }
 }

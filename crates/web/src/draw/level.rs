@@ -1,6 +1,8 @@
 //! The strip under a lane's timeline: its state over time, as a line and the area
 //! under it, with the gauge's reference lines (N, burst, delay) across.
 
+use std::fmt::Write as _;
+
 use super::markup::Writer;
 use super::{Scale, Svg};
 use crate::series::Series;
@@ -57,7 +59,7 @@ pub fn level(series: &Series, s: Scale, lang: Lang) -> Svg {
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&format!("{},{}", s.x(at as f64), y(v, series.max)));
+        let _ = write!(line, "{},{}", s.x(at as f64), y(v, series.max));
     }
     if let (Some(&(t0, _)), Some(&(t1, _))) = (series.points.first(), series.points.last()) {
         let area = format!(

@@ -163,16 +163,24 @@ fn close(out: &mut String, tag: &str) {
 
 /// Escapes text for element content and attribute values.
 fn escape(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
+    // The runs between the five characters are copied whole: most values (numbers,
+    // a strip's thousand points) have none of them, and a push per character was a
+    // tenth of drawing a lane. They are ASCII, so where one is is a char boundary.
+    let mut from = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let entity = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(s.get(from..i).unwrap_or_default());
+        out.push_str(entity);
+        from = i + 1;
     }
+    out.push_str(s.get(from..).unwrap_or_default());
 }
 
 #[cfg(test)]
@@ -190,5 +198,21 @@ mod tests {
             w.finish().as_str(),
             r#"<g class="a&quot; onload=&quot;x"><text x="3">&lt;script&gt;&amp;&#39;</text><rect width="7"/></g>"#
         );
+    }
+
+    #[test]
+    fn text_around_the_five_characters_is_kept_whole() {
+        for (text, escaped) in [
+            ("", ""),
+            ("plain", "plain"),
+            ("<", "&lt;"),
+            ("giới hạn<ả>&\"tệp'", "giới hạn&lt;ả&gt;&amp;&quot;tệp&#39;"),
+            ("&&x&", "&amp;&amp;x&amp;"),
+            ("🚦<🚦", "🚦&lt;🚦"),
+        ] {
+            let mut out = String::new();
+            escape(text, &mut out);
+            assert_eq!(out, escaped);
+        }
     }
 }

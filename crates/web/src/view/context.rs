@@ -25,6 +25,11 @@ pub struct Ctx {
     pub lang: Memo<Lang>,
     /// The setup and what it runs (a new value only when the setup changed).
     pub run: Memo<Shared>,
+    /// The run the state-over-time strips draw: the first one at once, each later
+    /// one in a task after the frame that shows its lanes, so that switching
+    /// scenario is two shorter tasks instead of one long one (the strips were a
+    /// quarter of it, README "Switching scenario"); until then they are empty.
+    pub settled: RwSignal<Shared>,
     /// The virtual clock, ms.
     pub now: Memo<u64>,
     /// Where the clock stops, ms.
@@ -70,6 +75,18 @@ impl Ctx {
         let model = RwSignal::new(playground);
         let run = Memo::new(move |_| model.with(|p| p.run.clone()));
         let now = pick(model, |p| p.now);
+        let settled = RwSignal::new(run.get_untracked());
+        Effect::new(move |_| {
+            let latest = run.get();
+            if settled.with_untracked(|s| *s != latest) {
+                // A later switch before this paint is settled by its own call.
+                crate::after_paint(move || {
+                    if run.try_with_untracked(|r| *r == latest) == Some(true) {
+                        settled.set(latest);
+                    }
+                });
+            }
+        });
         let selected = Memo::new(move |_| model.with(Playground::selected));
         let width = RwSignal::new(720.0);
         let zoom = RwSignal::new(crate::model::ONE_X);
@@ -86,6 +103,7 @@ impl Ctx {
             model,
             lang: pick(model, |p| p.lang),
             run,
+            settled,
             now,
             end: Memo::new(move |_| run.with(|s| s.sim.end())),
             playing: pick(model, |p| p.playing),
