@@ -19,7 +19,7 @@ pub mod summary;
 use leptos::prelude::*;
 use ratelab_sim::service::ServiceYardstick;
 
-use super::{text, use_ctx};
+use super::{text, use_ctx, Ctx};
 use crate::draw::service::first_refused;
 use crate::state::Shared;
 use crate::texts::service::SERVICE;
@@ -31,6 +31,7 @@ use crate::texts::service::SERVICE;
 /// (README, "The service view").
 #[derive(Clone, Copy)]
 pub struct Selection {
+    ctx: Ctx,
     lane: usize,
     /// The choice, with the run it was made in (a choice names an attempt of
     /// that run only).
@@ -60,6 +61,7 @@ impl Selection {
             }
         });
         Selection {
+            ctx,
             lane,
             chosen,
             index,
@@ -68,7 +70,7 @@ impl Selection {
 
     /// Follows attempt `i`, if the run holds it.
     pub fn choose(self, i: u64) {
-        let run = use_ctx().run.get_untracked();
+        let run = self.ctx.run.get_untracked();
         let held = run
             .sim
             .services
@@ -82,7 +84,7 @@ impl Selection {
     /// Follows the attempt `by` places later (earlier when negative) than the one
     /// followed now, or the first held one when none is; stays at the ends.
     pub fn step(self, by: i64) {
-        let run = use_ctx().run.get_untracked();
+        let run = self.ctx.run.get_untracked();
         let Some(held) = run.sim.services.as_ref().map(|t| t.retained(self.lane)) else {
             return;
         };
