@@ -8,11 +8,13 @@
 //! from the engine's counts; the numbers themselves are printed by the components.
 
 use ratelab_sim::service::{
-    AfterAttempt, Attempt, Decider, PerSecond, ServiceSpec, ServiceTimeline, MAX_ATTEMPTS,
+    AfterAttempt, Attempt, Backoff, Decider, PerSecond, ServiceSpec, ServiceTimeline, MAX_ATTEMPTS,
 };
 
-use super::markup::Writer;
+use super::markup::{Html, Writer};
 use super::Svg;
+use crate::model::time_label;
+use crate::texts::service::{KnobTexts, ServiceTexts};
 
 /// The per-second chart's `viewBox` height.
 pub const CHART_HEIGHT: i64 = 100;
@@ -397,6 +399,157 @@ pub fn selected_mark(a: &Attempt, rows_of: &[usize], end_ms: u64) -> Svg {
     w.finish()
 }
 
+/// The words for a retry policy's style.
+fn style(k: &KnobTexts, b: Backoff) -> &'static str {
+    match b {
+        Backoff::None => k.retry_none,
+        Backoff::Immediately => k.retry_immediately,
+        Backoff::Fixed { .. } => k.retry_fixed,
+        Backoff::Exponential { .. } => k.retry_exponential,
+        Backoff::FullJitter { .. } => k.retry_full_jitter,
+        Backoff::RetryAfter { .. } => k.retry_retry_after,
+    }
+}
+
+/// A response in short, as a chain lists it: `allowed`, `429, Retry-After: 1`,
+/// or `503`.
+pub fn outcome(t: &ServiceTexts, r: &Response) -> String {
+    match (r.status, r.retry_after_s) {
+        (200, _) => t.allowed.to_string(),
+        (status, Some(s)) => format!("{status}, Retry-After: {s}"),
+        (status, None) => status.to_string(),
+    }
+}
+
+/// A response in full: the status line, `Retry-After`, who refused (which
+/// stacked limits, the fallback, the store) or how it passed.
+pub fn response_line(t: &ServiceTexts, r: &Response) -> String {
+    let mut out = match r.status {
+        200 => "200 OK".to_string(),
+        429 => "429 Too Many Requests".to_string(),
+        503 => "503 Service Unavailable".to_string(),
+        other => other.to_string(),
+    };
+    if let Some(s) = r.retry_after_s {
+        out.push_str(&format!(" · Retry-After: {s}"));
+    }
+    if !r.refused_by.is_empty() {
+        out.push_str(&format!(" · {} {}", t.denied_by, r.refused_by.join(", ")));
+    }
+    match r.decider {
+        Decider::Limits => {}
+        Decider::FailOpen => out.push_str(&format!(" · {}: {}", t.store, t.fail_open)),
+        Decider::Fallback => out.push_str(&format!(" · {}: {}", t.store, t.fallback)),
+        Decider::FailClosed => out.push_str(&format!(" · {}", t.store_closed)),
+    }
+    if r.wait_ms > 0 {
+        out.push_str(&format!(" · {} {}", t.wait, time_label(r.wait_ms)));
+    }
+    out
+}
+
+/// What the client did after the followed attempt.
+pub fn next_line(t: &ServiceTexts, n: &Next) -> String {
+    let what = match n {
+        Next::Done => t.done.to_string(),
+        Next::Retried(s) => format!(
+            "{} {}: {}",
+            t.retries_at,
+            time_label(s.t),
+            outcome(t, &s.response)
+        ),
+        Next::GaveUp => t.gives_up.to_string(),
+        Next::NeverRetries => t.never_retries.to_string(),
+    };
+    format!("{}: {what}", t.then)
+}
+
+/// `data-next`: what followed, for tests and styles.
+fn next_kind(n: &Next) -> &'static str {
+    match n {
+        Next::Done => "done",
+        Next::Retried(_) => "retried",
+        Next::GaveUp => "gave-up",
+        Next::NeverRetries => "never",
+    }
+}
+
+/// The followed attempt's panel body, as escaped HTML (one `inner_html`: as
+/// Leptos elements, each line and chain button cost the service build tachys'
+/// code per element and closure). `None`: the run refused nothing and nothing
+/// was chosen. `client` is the client's name and policy. Each chain button
+/// carries its attempt's index in `data-i`, for the panel's one click handler.
+pub fn followed_html(
+    f: Option<(&Followed, &str, Backoff)>,
+    t: &ServiceTexts,
+    k: &KnobTexts,
+) -> Html {
+    let mut w = Writer::with_capacity(1024);
+    let Some((f, client, backoff)) = f else {
+        w.el("p").attr("class", "none").text(t.no_refusal);
+        return w.finish_html();
+    };
+    let mut which = format!(
+        "{client} · {} · {} {} {} {} · #{}",
+        time_label(f.step.t),
+        t.attempt_n,
+        f.attempt,
+        t.of,
+        f.max_attempts,
+        f.step.index
+    );
+    if let Some(first) = f
+        .chain
+        .first()
+        .filter(|c| c.index == f.original && f.attempt > 1)
+    {
+        which.push_str(&format!(
+            " · {} {} (#{})",
+            t.first_try_at,
+            time_label(first.t),
+            first.index
+        ));
+    }
+    w.el("p").attr("class", "which").text(&which);
+    w.el("p")
+        .attr("class", "response")
+        .attr("data-status", u64::from(f.step.response.status))
+        .text(&format!(
+            "{}: {}",
+            t.response,
+            response_line(t, &f.step.response)
+        ));
+    w.el("p").attr("class", "policy").text(&format!(
+        "{}: {} ({} {})",
+        t.refusal_policy,
+        style(k, backoff),
+        f.max_attempts,
+        k.attempts
+    ));
+    w.el("p")
+        .attr("class", "next")
+        .attr("data-next", next_kind(&f.next))
+        .text(&next_line(t, &f.next));
+    w.el("p").attr("class", "chain-title").text(t.chain);
+    w.el("ol").attr("class", "chain").children(|w| {
+        for s in &f.chain {
+            w.el("li").children(|w| {
+                let b = w
+                    .el("button")
+                    .attr("type", "button")
+                    .attr("data-i", s.index);
+                let b = if s.index == f.step.index {
+                    b.attr("aria-current", "true")
+                } else {
+                    b
+                };
+                b.text(&format!("{}: {}", time_label(s.t), outcome(t, &s.response)));
+            });
+        }
+    });
+    w.finish_html()
+}
+
 /// Thousandths as a percentage with one decimal, exactly: `125` → `"12.5 %"`.
 pub fn percent(permille: u64) -> String {
     format!("{}.{} %", permille / 10, permille % 10)
@@ -581,5 +734,102 @@ mod tests {
         let rows = client_rows(&held, 10);
         let last = MAX_ROWS - 1;
         assert_eq!(rows, [0, 1, 2, 3, 4, 5, last, last, last, 6]);
+    }
+
+    fn r(status: u16, decider: Decider, retry_after_s: Option<u64>, by: &[&str]) -> Response {
+        Response {
+            status,
+            decider,
+            retry_after_s,
+            refused_by: by.iter().map(|s| s.to_string()).collect(),
+            wait_ms: 0,
+        }
+    }
+
+    #[test]
+    fn a_response_says_its_status_its_retry_after_and_who_refused() {
+        let t = crate::texts::service::SERVICE.get(crate::texts::Lang::En);
+        let stacked = r(429, Decider::Limits, Some(3), &["10/s", "100/min"]);
+        assert_eq!(
+            response_line(t, &stacked),
+            "429 Too Many Requests · Retry-After: 3 · refused by 10/s, 100/min"
+        );
+        assert_eq!(outcome(t, &stacked), "429, Retry-After: 3");
+        let closed = r(503, Decider::FailClosed, None, &[]);
+        assert_eq!(
+            response_line(t, &closed),
+            "503 Service Unavailable · the store was down and the service fails closed"
+        );
+        assert_eq!(outcome(t, &closed), "503");
+        let open = r(200, Decider::FailOpen, None, &[]);
+        assert_eq!(
+            response_line(t, &open),
+            "200 OK · while the store was down: let through unchecked"
+        );
+        let queued = Response {
+            wait_ms: 1_500,
+            ..r(200, Decider::Limits, None, &[])
+        };
+        assert_eq!(response_line(t, &queued), "200 OK · queue wait 1.5 s");
+    }
+
+    #[test]
+    fn what_comes_next_is_said_in_each_language() {
+        let retry = Next::Retried(Step {
+            index: 7,
+            t: 12_400,
+            response: r(200, Decider::Limits, None, &[]),
+        });
+        assert_eq!(
+            next_line(
+                crate::texts::service::SERVICE.get(crate::texts::Lang::En),
+                &retry
+            ),
+            "then: retries at 12.4 s: allowed"
+        );
+        assert_eq!(
+            next_line(
+                crate::texts::service::SERVICE.get(crate::texts::Lang::Vi),
+                &retry
+            ),
+            "sau đó: thử lại lúc 12.4 s: cho qua"
+        );
+        assert_eq!(
+            next_line(
+                crate::texts::service::SERVICE.get(crate::texts::Lang::En),
+                &Next::GaveUp
+            ),
+            "then: gives up: that was its last attempt"
+        );
+        assert_eq!(next_kind(&Next::NeverRetries), "never");
+    }
+
+    #[test]
+    fn the_followed_attempts_panel_is_escaped_html_with_its_buttons() {
+        use crate::texts::service::{KNOBS, SERVICE};
+        use crate::texts::Lang;
+        let storm = run(ratelab_sim::ScenarioId::RetryStorm);
+        let first = first_refused(&storm, 0).unwrap();
+        let f = follow(&storm, 0, first).unwrap();
+        let (t, k) = (SERVICE.get(Lang::En), KNOBS.get(Lang::En));
+        let html = followed_html(Some((&f, "<b>&", Backoff::Immediately)), t, k);
+        let h = html.as_str();
+        // A name from a spec is text, never markup.
+        assert!(
+            h.starts_with(r#"<p class="which">&lt;b&gt;&amp; · 10 s · attempt 1 of 5 · #"#),
+            "{h}"
+        );
+        assert!(h.contains(r#"<p class="response" data-status="429">response: 429 Too Many Requests · Retry-After: 1 · refused by 50/s</p>"#), "{h}");
+        assert!(h.contains(r#"<p class="next" data-next="retried">then: retries at 10 s: 429, Retry-After: 1</p>"#), "{h}");
+        assert!(h.contains(&format!(r#"<button type="button" data-i="{first}" aria-current="true">10 s: 429, Retry-After: 1</button>"#)), "{h}");
+        assert_eq!(h.matches("<button").count(), f.chain.len());
+        assert_eq!(h.matches("aria-current").count(), 1);
+        assert_eq!(
+            followed_html(None, t, k).as_str(),
+            format!(
+                r#"<p class="none">{}</p>"#,
+                t.no_refusal.replace('\'', "&#39;")
+            )
+        );
     }
 }
