@@ -243,12 +243,18 @@ async fn each_card_opens_on_its_first_429_and_follows_any_attempt_clicked() {
         panic!("the first refusal is retried")
     };
     let tick = find(card, &format!(".attempts .tick[data-i=\"{retry}\"]"));
-    let r = tick.get_bounding_client_rect();
-    click_at(
-        &tick,
-        (r.left() + r.right()) / 2.0,
-        (r.top() + r.bottom()) / 2.0,
-    );
+    // Where the tick is drawn, from its coordinates in the picture's viewBox
+    // (Firefox gives an SVG line no bounding box of its own).
+    let num = |el: &Element, name: &str| attr(el, name).parse::<f64>().unwrap();
+    let svg = find(card, ".attempts-strip svg.attempts");
+    let view: Vec<f64> = attr(&svg, "viewBox")
+        .split(' ')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let p = find(card, ".attempts-strip .plot").get_bounding_client_rect();
+    let x = p.left() + num(&tick, "x1") / view[2] * p.width();
+    let y = p.top() + (num(&tick, "y1") + num(&tick, "y2")) / 2.0 / view[3] * p.height();
+    click_at(&tick, x, y);
     settle().await;
     panel_is(card, &run, j, retry);
     assert!(find(card, ".refusal .which")

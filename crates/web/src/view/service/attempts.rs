@@ -3,7 +3,6 @@
 //! follows, and a ring marks it.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::Selection;
 use crate::draw::service::{
@@ -94,11 +93,11 @@ pub fn Attempts(
         let rows = drawn.with(|d| d.names.len().clamp(1, MAX_ROWS));
         format!("{}px", rows * 16)
     };
+    // The plot by its node, not the event's current target: Leptos delegates
+    // clicks, and what `currentTarget` is then differs between browsers.
+    let plot = NodeRef::<leptos::html::Div>::new();
     let click = move |e: leptos::ev::MouseEvent| {
-        let Some(el) = e
-            .current_target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        else {
+        let Some(el) = plot.get_untracked() else {
             return;
         };
         let r = el.get_bounding_client_rect();
@@ -128,7 +127,7 @@ pub fn Attempts(
             </figcaption>
             <div class="strip">
                 <ol class="rows">{rows}</ol>
-                <div class="plot" style:height=height on:click=click>
+                <div class="plot" node_ref=plot style:height=height on:click=click>
                     <div class="chart" inner_html=move || drawn.with(|d| d.svg.markup())></div>
                     <div
                         class="ring"
