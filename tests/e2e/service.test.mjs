@@ -105,6 +105,8 @@ test("a click on an attempt follows it: the panel says what the command line's r
   const retry = a.retry[first];
   assert.ok(retry !== null, 'the first refusal is retried');
   // A real click on that retry's tick in the picture.
+  const plot = card.locator('.attempts-strip .plot');
+  await plot.scrollIntoViewIfNeeded();
   const box = await card.locator(`.attempts .tick[data-i="${retry}"]`).boundingBox();
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await page.waitForFunction(
