@@ -128,73 +128,79 @@ pub fn attempts_strip(attempts: &[(u64, &Attempt)], rows_of: &[usize], end_ms: u
     let x = |t: u64| (u128::from(t.min(end)) * STRIP_WIDTH as u128 / u128::from(end)) as i64;
     let y = |c: u32| rows_of.get(c as usize).copied().unwrap_or(MAX_ROWS - 1) as i64 * ROW;
     let mut w = Writer::with_capacity(4096);
+    strip_svg(&mut w, "attempts", rows, |w| {
+        for r in 1..rows {
+            w.el("line")
+                .attr("class", "row")
+                .attr("x1", 0)
+                .attr("x2", STRIP_WIDTH)
+                .attr("y1", r * ROW)
+                .attr("y2", r * ROW)
+                .attr("vector-effect", "non-scaling-stroke")
+                .end();
+        }
+        // Arcs first, so the ticks are drawn over them.
+        let mut d = String::new();
+        for (_, a) in attempts {
+            let Some(next) = a.retry else { continue };
+            let Ok(at) = attempts.binary_search_by_key(&u64::from(next), |(i, _)| *i) else {
+                continue;
+            };
+            let Some((_, b)) = attempts.get(at) else {
+                continue;
+            };
+            let (x1, x2, y0) = (x(a.t), x(b.t), y(a.client) + ROW / 2);
+            d.push_str(&format!(
+                "M{x1} {y0}Q{} {} {x2} {y0}",
+                (x1 + x2) / 2,
+                y0 - ROW / 2
+            ));
+        }
+        if !d.is_empty() {
+            w.el("path")
+                .attr("class", "retry-link")
+                .attr("d", d.as_str())
+                .attr("vector-effect", "non-scaling-stroke")
+                .end();
+        }
+        for &(i, a) in attempts {
+            let class = match (a.allowed, a.denied_by != 0 || a.retry_after_s.is_some()) {
+                (true, _) => "tick allowed",
+                (false, true) => "tick refused",
+                (false, false) => "tick closed",
+            };
+            let (top, bottom) = if a.attempt == 1 {
+                (1, ROW - 1)
+            } else {
+                (3, ROW - 3)
+            };
+            let (x0, y0) = (x(a.t), y(a.client));
+            w.el("line")
+                .attr("class", class)
+                .attr("data-i", i)
+                .attr("x1", x0)
+                .attr("x2", x0)
+                .attr("y1", y0 + top)
+                .attr("y2", y0 + bottom)
+                .attr("vector-effect", "non-scaling-stroke")
+                .end();
+        }
+    });
+    w.finish()
+}
+
+/// An `<svg>` in the attempts picture's `viewBox` (`rows` rows), stretched to its
+/// box: the picture itself and the ring laid over it.
+fn strip_svg(w: &mut Writer, class: &'static str, rows: i64, f: impl FnOnce(&mut Writer)) {
     w.el("svg")
-        .attr("class", "attempts")
+        .attr("class", class)
         .attr(
             "viewBox",
             format!("0 0 {STRIP_WIDTH} {}", rows * ROW).as_str(),
         )
         .attr("preserveAspectRatio", "none")
         .attr("aria-hidden", "true")
-        .children(|w| {
-            for r in 1..rows {
-                w.el("line")
-                    .attr("class", "row")
-                    .attr("x1", 0)
-                    .attr("x2", STRIP_WIDTH)
-                    .attr("y1", r * ROW)
-                    .attr("y2", r * ROW)
-                    .attr("vector-effect", "non-scaling-stroke")
-                    .end();
-            }
-            // Arcs first, so the ticks are drawn over them.
-            let mut d = String::new();
-            for (_, a) in attempts {
-                let Some(next) = a.retry else { continue };
-                let Ok(at) = attempts.binary_search_by_key(&u64::from(next), |(i, _)| *i) else {
-                    continue;
-                };
-                let Some((_, b)) = attempts.get(at) else {
-                    continue;
-                };
-                let (x1, x2, y0) = (x(a.t), x(b.t), y(a.client) + ROW / 2);
-                d.push_str(&format!(
-                    "M{x1} {y0}Q{} {} {x2} {y0}",
-                    (x1 + x2) / 2,
-                    y0 - ROW / 2
-                ));
-            }
-            if !d.is_empty() {
-                w.el("path")
-                    .attr("class", "retry-link")
-                    .attr("d", d.as_str())
-                    .attr("vector-effect", "non-scaling-stroke")
-                    .end();
-            }
-            for &(i, a) in attempts {
-                let class = match (a.allowed, a.denied_by != 0 || a.retry_after_s.is_some()) {
-                    (true, _) => "tick allowed",
-                    (false, true) => "tick refused",
-                    (false, false) => "tick closed",
-                };
-                let (top, bottom) = if a.attempt == 1 {
-                    (1, ROW - 1)
-                } else {
-                    (3, ROW - 3)
-                };
-                let (x0, y0) = (x(a.t), y(a.client));
-                w.el("line")
-                    .attr("class", class)
-                    .attr("data-i", i)
-                    .attr("x1", x0)
-                    .attr("x2", x0)
-                    .attr("y1", y0 + top)
-                    .attr("y2", y0 + bottom)
-                    .attr("vector-effect", "non-scaling-stroke")
-                    .end();
-            }
-        });
-    w.finish()
+        .children(f);
 }
 
 /// Lane `lane`'s attempts that `run` still holds, as `(index, attempt)` in index
@@ -378,24 +384,16 @@ pub fn selected_mark(a: &Attempt, rows_of: &[usize], end_ms: u64) -> Svg {
         .copied()
         .unwrap_or(MAX_ROWS - 1) as i64;
     let mut w = Writer::with_capacity(256);
-    w.el("svg")
-        .attr("class", "selected-attempt")
-        .attr(
-            "viewBox",
-            format!("0 0 {STRIP_WIDTH} {}", rows * ROW).as_str(),
-        )
-        .attr("preserveAspectRatio", "none")
-        .attr("aria-hidden", "true")
-        .children(|w| {
-            w.el("line")
-                .attr("class", "at")
-                .attr("x1", x)
-                .attr("x2", x)
-                .attr("y1", row * ROW)
-                .attr("y2", row * ROW + ROW)
-                .attr("vector-effect", "non-scaling-stroke")
-                .end();
-        });
+    strip_svg(&mut w, "selected-attempt", rows, |w| {
+        w.el("line")
+            .attr("class", "at")
+            .attr("x1", x)
+            .attr("x2", x)
+            .attr("y1", row * ROW)
+            .attr("y2", row * ROW + ROW)
+            .attr("vector-effect", "non-scaling-stroke")
+            .end();
+    });
     w.finish()
 }
 
