@@ -93,6 +93,64 @@ test("the retry storm in the service build is the command line's report", async 
   await page.screenshot({ path: join(artifacts, 'service-retry-storm.png'), fullPage: true });
 });
 
+test("a click on an attempt follows it: the panel says what the command line's report says", async (t) => {
+  const page = await open(t, site.browser, `${site.base}service/?scenario=retry-storm`);
+  const card = page.locator('.services article.service').nth(2);
+  await card.waitFor();
+  const a = report.services[2].attempts;
+  // The card opens on the first refused attempt.
+  const first = a.status.findIndex((s) => s !== 200);
+  assert.equal(await card.locator('.refusal').getAttribute('data-index'), String(first));
+  // Retry-After with jitter: its client retries once it has waited.
+  const retry = a.retry[first];
+  assert.ok(retry !== null, 'the first refusal is retried');
+  // A real click on that retry's tick in the picture.
+  const plot = card.locator('.attempts-strip .plot');
+  await plot.scrollIntoViewIfNeeded();
+  const box = await card.locator(`.attempts .tick[data-i="${retry}"]`).boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction(
+    ([i]) => document.querySelectorAll('.services article.service')[2].querySelector('.refusal').dataset.index === i,
+    [String(retry)],
+  );
+  // The page's time label: seconds, up to three decimals.
+  const s = (ms) => `${ms / 1000} s`;
+  const name = report.services[2].yardstick.clients[a.client[retry]].name;
+  const which = await card.locator('.refusal .which').textContent();
+  assert.ok(which.startsWith(`${name} · ${s(a.t[retry])} · attempt ${a.attempt[retry]} of 5 · #${retry}`), which);
+  assert.equal(await card.locator('.refusal .response').getAttribute('data-status'), String(a.status[retry]));
+  const next = await card.locator('.refusal .next').textContent();
+  if (a.status[retry] === 200) {
+    assert.equal(next, 'then: nothing more: the request succeeded');
+  } else {
+    const r = a.retry[retry];
+    assert.ok(r === null ? next.startsWith('then: gives up') : next.startsWith(`then: retries at ${s(a.t[r])}: `), next);
+  }
+  // The keyboard reaches the same panel: focus "later attempt", press Enter.
+  await card.locator('.refusal .later').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(
+    ([i]) => document.querySelectorAll('.services article.service')[2].querySelector('.refusal').dataset.index === i,
+    [String(retry + 1)],
+  );
+  await mkdir(artifacts, { recursive: true });
+  await card.screenshot({ path: join(artifacts, 'service-followed.png') });
+});
+
+test('a service card in a 700 px column lays out narrow in a wide window (container queries)', async (t) => {
+  const page = await open(t, site.browser, `${site.base}service/?scenario=retry-storm`, { width: 1280 });
+  await page.locator('.services article.service').first().waitFor();
+  const columns = () =>
+    page.locator('.service-numbers').first().evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length);
+  assert.equal(await columns(), 2, 'label and number side by side at 1280 px');
+  await page.locator('.ratelab').first().evaluate((el) => {
+    el.style.width = '700px';
+  });
+  assert.equal(await columns(), 1, 'each number under its label in 700 px');
+  const overflow = await page.locator('.services').evaluate((el) => el.scrollWidth - el.clientWidth);
+  assert.ok(overflow <= 0, `nothing wider than the column: ${overflow}`);
+});
+
 test('picking a service scenario on the page opens the service build, the link kept', async (t) => {
   const page = await open(t, site.browser, `${site.base}?scenario=golden&lang=vi&speed=2`, { leaves: true });
   await page.locator('.lane').first().waitFor();

@@ -364,6 +364,45 @@ proptest! {
             }
         }
     }
+
+    /// What the playground says follows an attempt is what the run did: done when
+    /// allowed, the retry the engine sent, or (refused, no retry) gave up at its
+    /// last attempt or never retried; the requests that end refused are the
+    /// yardstick's "gave up". Also with a timeline that dropped its oldest attempts.
+    #[test]
+    fn what_follows_an_attempt_is_what_the_run_did(
+        lane in arb_real_lane(),
+        demand in prop::collection::vec((arb_times(50), arb_backoff()), 1..4),
+        retain in 1usize..40,
+    ) {
+        let clients: Vec<ClientSpec> = demand.into_iter().enumerate().map(|(i, (t, b))| client(&format!("c{i}"), t, b)).collect();
+        let s = service(clients, limits(vec![lane], KeyMode::Global));
+        let r = run_service(&s, "").unwrap();
+        let whole = ServiceTimeline::with_limits(std::slice::from_ref(&s), ServiceTimelineLimits { retain: usize::MAX / 2, chunk: 1 }).unwrap();
+        let cut = ServiceTimeline::with_limits(std::slice::from_ref(&s), ServiceTimelineLimits { retain, chunk: 3 }).unwrap();
+        let mut ended_refused = 0;
+        for (i, a) in r.attempts.iter().enumerate() {
+            let policy = s.clients[a.client as usize].retry;
+            let want = match (a.allowed, a.retry) {
+                (true, _) => AfterAttempt::Done,
+                (false, Some(j)) => AfterAttempt::Retried(u64::from(j)),
+                (false, None) if policy.backoff == Backoff::None => AfterAttempt::NeverRetries,
+                (false, None) => {
+                    prop_assert_eq!(a.attempt, policy.max_attempts);
+                    AfterAttempt::GaveUp
+                }
+            };
+            if matches!(want, AfterAttempt::GaveUp | AfterAttempt::NeverRetries) {
+                ended_refused += 1;
+            }
+            prop_assert_eq!(whole.after(0, i as u64), Some(want));
+            let held = cut.retained(0).contains(&(i as u64));
+            prop_assert_eq!(cut.after(0, i as u64), held.then_some(want));
+        }
+        prop_assert_eq!(ended_refused, r.yardstick.goodput.gave_up);
+        prop_assert_eq!(whole.after(0, r.attempts.len() as u64), None);
+        prop_assert_eq!(whole.after(1, 0), None);
+    }
 }
 
 #[test]

@@ -53,6 +53,7 @@ pub use metrics::{
     ClientStats, DeniedBy, Goodput, InstanceStats, PerSecond, Percentiles, RouteStats,
     ServiceYardstick, PER_SECOND_MAX_BUCKETS,
 };
+pub use retry::AfterRefusal;
 pub use scenarios::service_scenario;
 pub use setup::{
     Demands, OutagePolicy, ServiceSetup, MAX_NOISY, RETRY_IDS, SERVICE_CLIENTS,
@@ -63,7 +64,7 @@ pub use spec::{
     ServiceSpec, Span, Store, MAX_ATTEMPTS, MAX_CLIENTS, MAX_DEMAND_PARTS, MAX_INSTANCES,
     MAX_LIMITS, MAX_OUTAGES, MAX_ROUTES,
 };
-pub use timeline::{ServiceTimeline, ServiceTimelineLimits};
+pub use timeline::{AfterAttempt, ServiceTimeline, ServiceTimelineLimits};
 
 use crate::error::SimError;
 

@@ -5,7 +5,30 @@ use rand_pcg::Pcg64;
 use super::demand::uniform;
 use super::spec::{Backoff, RetryPolicy};
 
+/// What a client does after one of its attempts was refused, as the engine
+/// decides it ([`RetryPolicy::after_refusal`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterRefusal {
+    /// It sends another attempt (after [`RetryPolicy::delay_after`]).
+    Retries,
+    /// It has made `max_attempts` attempts and stops: the request gave up.
+    GivesUp,
+    /// Its policy never retries ([`Backoff::None`]).
+    NeverRetries,
+}
+
 impl RetryPolicy {
+    /// Whether the client retries after attempt number `attempt` (1 = the first
+    /// try) was refused. The one rule [`RetryPolicy::delay_after`] follows too, so
+    /// that what the page says the client does is what the run did.
+    pub fn after_refusal(&self, attempt: u32) -> AfterRefusal {
+        match self.backoff {
+            Backoff::None => AfterRefusal::NeverRetries,
+            _ if attempt >= self.max_attempts => AfterRefusal::GivesUp,
+            _ => AfterRefusal::Retries,
+        }
+    }
+
     /// The delay in ms before the next attempt, after attempt number `attempt` (1 =
     /// the first try) was refused with `retry_after_s` (the `Retry-After` header in
     /// whole seconds; `None` for a response without one), or `None` when the client
@@ -16,12 +39,13 @@ impl RetryPolicy {
         retry_after_s: Option<u64>,
         rng: &mut Pcg64,
     ) -> Option<u64> {
-        if attempt >= self.max_attempts {
+        if self.after_refusal(attempt) != AfterRefusal::Retries {
             return None;
         }
         // attempt ≥ 1 here, and at most MAX_ATTEMPTS − 1: the shift cannot overflow.
         let doubled = |base: u64| base.saturating_mul(1u64 << (attempt - 1).min(63));
         Some(match self.backoff {
+            // Answered by after_refusal above.
             Backoff::None => return None,
             Backoff::Immediately => 0,
             Backoff::Fixed { delay_ms } => delay_ms,
@@ -52,6 +76,13 @@ mod tests {
             (1..=4).map(|a| p.delay_after(a, Some(3), rng)).collect()
         };
         assert_eq!(delays(RetryPolicy::NONE, &mut rng), [None; 4]);
+        assert_eq!(
+            RetryPolicy::NONE.after_refusal(1),
+            AfterRefusal::NeverRetries
+        );
+        let three = RetryPolicy::new(Backoff::Immediately, 3);
+        assert_eq!(three.after_refusal(2), AfterRefusal::Retries);
+        assert_eq!(three.after_refusal(3), AfterRefusal::GivesUp);
         assert_eq!(
             delays(RetryPolicy::new(Backoff::Immediately, 3), &mut rng),
             [Some(0), Some(0), None, None]

@@ -25,7 +25,23 @@ use crate::error::SimError;
 
 use super::engine::{run_service_into, Attempt, Sink};
 use super::metrics::ServiceYardstick;
+use super::retry::AfterRefusal;
 use super::spec::ServiceSpec;
+
+/// What came after one attempt of a run, as the run went: the page's panel on a
+/// selected attempt says this ([`ServiceTimeline::after`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterAttempt {
+    /// It was allowed: its request succeeded, nothing follows.
+    Done,
+    /// It was refused and its client sent attempt `index` (held by the lane).
+    Retried(u64),
+    /// It was refused at the last attempt its client's policy allows: the request
+    /// gave up.
+    GaveUp,
+    /// It was refused and its client's policy never retries.
+    NeverRetries,
+}
 
 /// How many attempts a lane keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,6 +165,27 @@ impl ServiceTimeline {
         let l = self.lanes.get(lane)?;
         let at = index.checked_sub(l.kept.base)?;
         l.kept.attempts.get(at as usize)
+    }
+
+    /// What followed attempt `index` of lane `lane` (if held): the retry the engine
+    /// sent after it, or why none came (the same rule the engine followed,
+    /// [`super::RetryPolicy::after_refusal`]). Every attempt after a held one is
+    /// held too, so a retry is always found.
+    pub fn after(&self, lane: usize, index: u64) -> Option<AfterAttempt> {
+        let a = self.attempt(lane, index)?;
+        if a.allowed {
+            return Some(AfterAttempt::Done);
+        }
+        if let Some(next) = a.retry {
+            return Some(AfterAttempt::Retried(u64::from(next)));
+        }
+        let policy = self.spec(lane)?.clients.get(a.client as usize)?.retry;
+        Some(match policy.after_refusal(a.attempt) {
+            AfterRefusal::NeverRetries => AfterAttempt::NeverRetries,
+            // A refused attempt the engine did not retry though the policy would
+            // have is not a run the engine makes; say what the run shows.
+            AfterRefusal::GivesUp | AfterRefusal::Retries => AfterAttempt::GaveUp,
+        })
     }
 
     /// The held attempts of lane `lane` arriving in `[from, to]` (two binary

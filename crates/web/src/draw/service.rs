@@ -7,10 +7,14 @@
 //! once per run and never on resize. Heights and positions are integers computed
 //! from the engine's counts; the numbers themselves are printed by the components.
 
-use ratelab_sim::service::{Attempt, PerSecond};
+use ratelab_sim::service::{
+    AfterAttempt, Attempt, Backoff, Decider, PerSecond, ServiceSpec, ServiceTimeline, MAX_ATTEMPTS,
+};
 
-use super::markup::Writer;
+use super::markup::{Html, Writer};
 use super::Svg;
+use crate::model::time_label;
+use crate::texts::service::{KnobTexts, ServiceTexts};
 
 /// The per-second chart's `viewBox` height.
 pub const CHART_HEIGHT: i64 = 100;
@@ -124,127 +128,424 @@ pub fn attempts_strip(attempts: &[(u64, &Attempt)], rows_of: &[usize], end_ms: u
     let x = |t: u64| (u128::from(t.min(end)) * STRIP_WIDTH as u128 / u128::from(end)) as i64;
     let y = |c: u32| rows_of.get(c as usize).copied().unwrap_or(MAX_ROWS - 1) as i64 * ROW;
     let mut w = Writer::with_capacity(4096);
+    strip_svg(&mut w, "attempts", rows, |w| {
+        for r in 1..rows {
+            w.el("line")
+                .attr("class", "row")
+                .attr("x1", 0)
+                .attr("x2", STRIP_WIDTH)
+                .attr("y1", r * ROW)
+                .attr("y2", r * ROW)
+                .attr("vector-effect", "non-scaling-stroke")
+                .end();
+        }
+        // Arcs first, so the ticks are drawn over them.
+        let mut d = String::new();
+        for (_, a) in attempts {
+            let Some(next) = a.retry else { continue };
+            let Ok(at) = attempts.binary_search_by_key(&u64::from(next), |(i, _)| *i) else {
+                continue;
+            };
+            let Some((_, b)) = attempts.get(at) else {
+                continue;
+            };
+            let (x1, x2, y0) = (x(a.t), x(b.t), y(a.client) + ROW / 2);
+            d.push_str(&format!(
+                "M{x1} {y0}Q{} {} {x2} {y0}",
+                (x1 + x2) / 2,
+                y0 - ROW / 2
+            ));
+        }
+        if !d.is_empty() {
+            w.el("path")
+                .attr("class", "retry-link")
+                .attr("d", d.as_str())
+                .attr("vector-effect", "non-scaling-stroke")
+                .end();
+        }
+        for &(i, a) in attempts {
+            let class = match (a.allowed, a.denied_by != 0 || a.retry_after_s.is_some()) {
+                (true, _) => "tick allowed",
+                (false, true) => "tick refused",
+                (false, false) => "tick closed",
+            };
+            let (top, bottom) = if a.attempt == 1 {
+                (1, ROW - 1)
+            } else {
+                (3, ROW - 3)
+            };
+            let (x0, y0) = (x(a.t), y(a.client));
+            w.el("line")
+                .attr("class", class)
+                .attr("data-i", i)
+                .attr("x1", x0)
+                .attr("x2", x0)
+                .attr("y1", y0 + top)
+                .attr("y2", y0 + bottom)
+                .attr("vector-effect", "non-scaling-stroke")
+                .end();
+        }
+    });
+    w.finish()
+}
+
+/// An `<svg>` in the attempts picture's `viewBox` (`rows` rows), stretched to its
+/// box: the picture itself and the ring laid over it.
+fn strip_svg(w: &mut Writer, class: &'static str, rows: i64, f: impl FnOnce(&mut Writer)) {
     w.el("svg")
-        .attr("class", "attempts")
+        .attr("class", class)
         .attr(
             "viewBox",
             format!("0 0 {STRIP_WIDTH} {}", rows * ROW).as_str(),
         )
         .attr("preserveAspectRatio", "none")
         .attr("aria-hidden", "true")
-        .children(|w| {
-            for r in 1..rows {
-                w.el("line")
-                    .attr("class", "row")
-                    .attr("x1", 0)
-                    .attr("x2", STRIP_WIDTH)
-                    .attr("y1", r * ROW)
-                    .attr("y2", r * ROW)
-                    .attr("vector-effect", "non-scaling-stroke")
-                    .end();
-            }
-            // Arcs first, so the ticks are drawn over them.
-            let mut d = String::new();
-            for (_, a) in attempts {
-                let Some(next) = a.retry else { continue };
-                let Ok(at) = attempts.binary_search_by_key(&u64::from(next), |(i, _)| *i) else {
-                    continue;
-                };
-                let Some((_, b)) = attempts.get(at) else {
-                    continue;
-                };
-                let (x1, x2, y0) = (x(a.t), x(b.t), y(a.client) + ROW / 2);
-                d.push_str(&format!(
-                    "M{x1} {y0}Q{} {} {x2} {y0}",
-                    (x1 + x2) / 2,
-                    y0 - ROW / 2
-                ));
-            }
-            if !d.is_empty() {
-                w.el("path")
-                    .attr("class", "retry-link")
-                    .attr("d", d.as_str())
-                    .attr("vector-effect", "non-scaling-stroke")
-                    .end();
-            }
-            for &(i, a) in attempts {
-                let class = match (a.allowed, a.denied_by != 0 || a.retry_after_s.is_some()) {
-                    (true, _) => "tick allowed",
-                    (false, true) => "tick refused",
-                    (false, false) => "tick closed",
-                };
-                let (top, bottom) = if a.attempt == 1 {
-                    (1, ROW - 1)
-                } else {
-                    (3, ROW - 3)
-                };
-                let (x0, y0) = (x(a.t), y(a.client));
-                w.el("line")
-                    .attr("class", class)
-                    .attr("data-i", i)
-                    .attr("x1", x0)
-                    .attr("x2", x0)
-                    .attr("y1", y0 + top)
-                    .attr("y2", y0 + bottom)
-                    .attr("vector-effect", "non-scaling-stroke")
-                    .end();
-            }
-        });
-    w.finish()
+        .children(f);
 }
 
 /// Lane `lane`'s attempts that `run` still holds, as `(index, attempt)` in index
-/// order: what [`attempts_strip`], [`client_rows`] and [`first_refusal`] read.
-pub fn held_attempts(
-    run: &ratelab_sim::service::ServiceTimeline,
-    lane: usize,
-) -> Vec<(u64, &Attempt)> {
+/// order: what [`attempts_strip`], [`client_rows`] and [`attempt_at`] read.
+pub fn held_attempts(run: &ServiceTimeline, lane: usize) -> Vec<(u64, &Attempt)> {
     run.retained(lane)
         .filter_map(|i| run.attempt(lane, i).map(|a| (i, a)))
         .collect()
 }
 
-/// What became of one attempt in a refused request's chain.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
-    /// When it arrived, ms.
-    pub t: u64,
-    /// Allowed?
-    pub allowed: bool,
-    /// Refused by the limits or the fallback (a `429`), not by a store that is
-    /// down and fails closed (a `503`).
-    pub limited: bool,
-    /// The refusal's `Retry-After`, whole seconds.
-    pub retry_after_s: Option<u64>,
+/// The attempt a card follows when nobody chose one: lane `lane`'s first refused
+/// attempt (of those held, in index order; always a first try, since a retry
+/// only follows a refusal). `None` when nothing held was refused.
+pub fn first_refused(run: &ServiceTimeline, lane: usize) -> Option<u64> {
+    run.retained(lane)
+        .find(|&i| run.attempt(lane, i).is_some_and(|a| !a.allowed))
 }
 
-/// The run's first refused attempt (of those held, in index order) and every
-/// retry its client sent after it, in order: the last step is allowed, or refused
-/// with no retry after it (the client gave up, or the run ended first). `None`
-/// when nothing was refused.
-pub fn first_refusal(attempts: &[(u64, &Attempt)]) -> Option<(u32, Vec<Step>)> {
-    let step = |a: &Attempt| Step {
-        t: a.t,
-        allowed: a.allowed,
-        limited: a.denied_by != 0 || a.retry_after_s.is_some(),
+/// What one attempt got, as the engine decided it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Response {
+    /// 200, 429, or 503 (the store was down and the service failed closed).
+    pub status: u16,
+    /// Who decided: the limits, or the outage policy.
+    pub decider: Decider,
+    /// On a 429: `Retry-After`, whole seconds.
+    pub retry_after_s: Option<u64>,
+    /// The ids of the stacked limits that refused it (empty unless the limits did).
+    pub refused_by: Vec<String>,
+    /// An allowed attempt's wait (the leaky queue, nginx), ms.
+    pub wait_ms: u64,
+}
+
+/// One attempt of a request's chain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The attempt's index in the run.
+    pub index: u64,
+    /// When it arrived, ms.
+    pub t: u64,
+    /// What it got.
+    pub response: Response,
+}
+
+/// What the client did after the followed attempt ([`AfterAttempt`], with the
+/// retry's own time and response).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Allowed: the request is done.
+    Done,
+    /// The client sent this retry.
+    Retried(Step),
+    /// Refused at its last attempt: the client gave up.
+    GaveUp,
+    /// Refused, and the client's policy never retries.
+    NeverRetries,
+}
+
+/// A followed attempt: which request it belongs to, what it got, what came
+/// next, and the request's whole chain of attempts. Everything is read from the
+/// engine's run ([`ServiceTimeline::attempt`], [`ServiceTimeline::after`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Followed {
+    /// The attempt itself.
+    pub step: Step,
+    /// Its client (index into the service's clients).
+    pub client: u32,
+    /// 1 for a first try, 2 for the first retry, …
+    pub attempt: u32,
+    /// Attempts per request its client's policy allows.
+    pub max_attempts: u32,
+    /// The index of its request's first try.
+    pub original: u64,
+    /// What the client did next.
+    pub next: Next,
+    /// Every held attempt of its request, first try first (the followed one
+    /// among them).
+    pub chain: Vec<Step>,
+}
+
+/// What attempt `a` of `spec` got.
+fn response(spec: &ServiceSpec, a: &Attempt) -> Response {
+    let refused_by = (0..spec.limits.len())
+        .filter(|&i| i < 16 && a.denied_by & (1 << i) != 0)
+        .filter_map(|i| spec.limits.get(i).map(|l| l.lane.id.clone()))
+        .collect();
+    Response {
+        status: a.status(),
+        decider: a.decider,
         retry_after_s: a.retry_after_s,
-    };
-    let (_, first) = attempts.iter().find(|(_, a)| !a.allowed)?;
-    let mut steps = vec![step(first)];
-    let mut next = first.retry;
-    // A request makes at most `max_attempts` (≤ 20) attempts; the bound only
-    // guards against a malformed chain.
-    while let Some(i) = next.filter(|_| steps.len() <= 64) {
-        let Ok(at) = attempts.binary_search_by_key(&u64::from(i), |(j, _)| *j) else {
-            break;
-        };
-        let Some((_, a)) = attempts.get(at) else {
-            break;
-        };
-        steps.push(step(a));
-        next = a.retry;
+        refused_by,
+        wait_ms: a.wait_ms,
     }
-    Some((first.client, steps))
+}
+
+/// Attempt `index` of lane `lane`, followed; `None` when the run does not hold it.
+pub fn follow(run: &ServiceTimeline, lane: usize, index: u64) -> Option<Followed> {
+    let spec = run.spec(lane)?;
+    let a = run.attempt(lane, index)?;
+    let step_at = |i: u64| {
+        run.attempt(lane, i).map(|a| Step {
+            index: i,
+            t: a.t,
+            response: response(spec, a),
+        })
+    };
+    let next = match run.after(lane, index)? {
+        AfterAttempt::Done => Next::Done,
+        AfterAttempt::Retried(i) => Next::Retried(step_at(i)?),
+        AfterAttempt::GaveUp => Next::GaveUp,
+        AfterAttempt::NeverRetries => Next::NeverRetries,
+    };
+    // The chain from the first try, or from the followed attempt when the run no
+    // longer holds its first try. A request makes at most MAX_ATTEMPTS attempts;
+    // the bound only guards against a malformed chain.
+    let original = u64::from(a.original);
+    let mut at = Some(if run.attempt(lane, original).is_some() {
+        original
+    } else {
+        index
+    });
+    let mut chain = Vec::new();
+    while let Some(i) = at.filter(|_| chain.len() <= MAX_ATTEMPTS as usize) {
+        let Some(s) = step_at(i) else { break };
+        chain.push(s);
+        at = run.attempt(lane, i).and_then(|a| a.retry).map(u64::from);
+    }
+    Some(Followed {
+        step: step_at(index)?,
+        client: a.client,
+        attempt: a.attempt,
+        max_attempts: spec
+            .clients
+            .get(a.client as usize)
+            .map_or(1, |c| c.retry.max_attempts),
+        original,
+        next,
+        chain,
+    })
+}
+
+/// The held attempt nearest to a click on the attempts picture: in the client
+/// row `row`, at the fraction `x` (0 to 1) of its width; `None` when that row has
+/// no attempt within `slack` (a fraction of the width) of the click. Ties go to
+/// the earlier attempt. `rows_of` and `end_ms` as drawn ([`attempts_strip`]).
+pub fn attempt_at(
+    attempts: &[(u64, &Attempt)],
+    rows_of: &[usize],
+    end_ms: u64,
+    row: usize,
+    x: f64,
+    slack: f64,
+) -> Option<u64> {
+    let end = end_ms.max(1);
+    // Drawing coordinates only: which tick is nearest, never a decision.
+    let at = |t: u64| t.min(end) as f64 / end as f64;
+    attempts
+        .iter()
+        .filter(|(_, a)| {
+            rows_of
+                .get(a.client as usize)
+                .copied()
+                .unwrap_or(MAX_ROWS - 1)
+                == row
+        })
+        .map(|&(i, a)| (i, (at(a.t) - x).abs()))
+        .filter(|&(_, d)| d <= slack)
+        .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+        .map(|(i, _)| i)
+}
+
+/// A ring around the followed attempt's tick, in the attempts picture's
+/// `viewBox` (laid over it, so that choosing an attempt does not redraw the
+/// picture).
+pub fn selected_mark(a: &Attempt, rows_of: &[usize], end_ms: u64) -> Svg {
+    let rows = rows_of.len().clamp(1, MAX_ROWS) as i64;
+    let end = end_ms.max(1);
+    let x = (u128::from(a.t.min(end)) * STRIP_WIDTH as u128 / u128::from(end)) as i64;
+    let row = rows_of
+        .get(a.client as usize)
+        .copied()
+        .unwrap_or(MAX_ROWS - 1) as i64;
+    let mut w = Writer::with_capacity(256);
+    strip_svg(&mut w, "selected-attempt", rows, |w| {
+        w.el("line")
+            .attr("class", "at")
+            .attr("x1", x)
+            .attr("x2", x)
+            .attr("y1", row * ROW)
+            .attr("y2", row * ROW + ROW)
+            .attr("vector-effect", "non-scaling-stroke")
+            .end();
+    });
+    w.finish()
+}
+
+/// The words for a retry policy's style.
+fn style(k: &KnobTexts, b: Backoff) -> &'static str {
+    match b {
+        Backoff::None => k.retry_none,
+        Backoff::Immediately => k.retry_immediately,
+        Backoff::Fixed { .. } => k.retry_fixed,
+        Backoff::Exponential { .. } => k.retry_exponential,
+        Backoff::FullJitter { .. } => k.retry_full_jitter,
+        Backoff::RetryAfter { .. } => k.retry_retry_after,
+    }
+}
+
+/// A response in short, as a chain lists it: `allowed`, `429, Retry-After: 1`,
+/// or `503`.
+pub fn outcome(t: &ServiceTexts, r: &Response) -> String {
+    match (r.status, r.retry_after_s) {
+        (200, _) => t.allowed.to_string(),
+        (status, Some(s)) => format!("{status}, Retry-After: {s}"),
+        (status, None) => status.to_string(),
+    }
+}
+
+/// A response in full: the status line, `Retry-After`, who refused (which
+/// stacked limits, the fallback, the store) or how it passed.
+pub fn response_line(t: &ServiceTexts, r: &Response) -> String {
+    let mut out = match r.status {
+        200 => "200 OK".to_string(),
+        429 => "429 Too Many Requests".to_string(),
+        503 => "503 Service Unavailable".to_string(),
+        other => other.to_string(),
+    };
+    if let Some(s) = r.retry_after_s {
+        out.push_str(&format!(" · Retry-After: {s}"));
+    }
+    if !r.refused_by.is_empty() {
+        out.push_str(&format!(" · {} {}", t.denied_by, r.refused_by.join(", ")));
+    }
+    match r.decider {
+        Decider::Limits => {}
+        Decider::FailOpen => out.push_str(&format!(" · {}: {}", t.store, t.fail_open)),
+        Decider::Fallback => out.push_str(&format!(" · {}: {}", t.store, t.fallback)),
+        Decider::FailClosed => out.push_str(&format!(" · {}", t.store_closed)),
+    }
+    if r.wait_ms > 0 {
+        out.push_str(&format!(" · {} {}", t.wait, time_label(r.wait_ms)));
+    }
+    out
+}
+
+/// What the client did after the followed attempt.
+pub fn next_line(t: &ServiceTexts, n: &Next) -> String {
+    let what = match n {
+        Next::Done => t.done.to_string(),
+        Next::Retried(s) => format!(
+            "{} {}: {}",
+            t.retries_at,
+            time_label(s.t),
+            outcome(t, &s.response)
+        ),
+        Next::GaveUp => t.gives_up.to_string(),
+        Next::NeverRetries => t.never_retries.to_string(),
+    };
+    format!("{}: {what}", t.then)
+}
+
+/// `data-next`: what followed, for tests and styles.
+fn next_kind(n: &Next) -> &'static str {
+    match n {
+        Next::Done => "done",
+        Next::Retried(_) => "retried",
+        Next::GaveUp => "gave-up",
+        Next::NeverRetries => "never",
+    }
+}
+
+/// The followed attempt's panel body, as escaped HTML (one `inner_html`: as
+/// Leptos elements, each line and chain button cost the service build tachys'
+/// code per element and closure). `None`: the run refused nothing and nothing
+/// was chosen. `client` is the client's name and policy. Each chain button
+/// carries its attempt's index in `data-i`, for the panel's one click handler.
+pub fn followed_html(
+    f: Option<(&Followed, &str, Backoff)>,
+    t: &ServiceTexts,
+    k: &KnobTexts,
+) -> Html {
+    let mut w = Writer::with_capacity(1024);
+    let Some((f, client, backoff)) = f else {
+        w.el("p").attr("class", "none").text(t.no_refusal);
+        return w.finish_html();
+    };
+    let mut which = format!(
+        "{client} · {} · {} {} {} {} · #{}",
+        time_label(f.step.t),
+        t.attempt_n,
+        f.attempt,
+        t.of,
+        f.max_attempts,
+        f.step.index
+    );
+    if let Some(first) = f
+        .chain
+        .first()
+        .filter(|c| c.index == f.original && f.attempt > 1)
+    {
+        which.push_str(&format!(
+            " · {} {} (#{})",
+            t.first_try_at,
+            time_label(first.t),
+            first.index
+        ));
+    }
+    w.el("p").attr("class", "which").text(&which);
+    w.el("p")
+        .attr("class", "response")
+        .attr("data-status", u64::from(f.step.response.status))
+        .text(&format!(
+            "{}: {}",
+            t.response,
+            response_line(t, &f.step.response)
+        ));
+    w.el("p").attr("class", "policy").text(&format!(
+        "{}: {} ({} {})",
+        t.refusal_policy,
+        style(k, backoff),
+        f.max_attempts,
+        k.attempts
+    ));
+    w.el("p")
+        .attr("class", "next")
+        .attr("data-next", next_kind(&f.next))
+        .text(&next_line(t, &f.next));
+    w.el("p").attr("class", "chain-title").text(t.chain);
+    w.el("ol").attr("class", "chain").children(|w| {
+        for s in &f.chain {
+            w.el("li").children(|w| {
+                let b = w
+                    .el("button")
+                    .attr("type", "button")
+                    .attr("data-i", s.index);
+                let b = if s.index == f.step.index {
+                    b.attr("aria-current", "true")
+                } else {
+                    b
+                };
+                b.text(&format!("{}: {}", time_label(s.t), outcome(t, &s.response)));
+            });
+        }
+    });
+    w.finish_html()
 }
 
 /// Thousandths as a percentage with one decimal, exactly: `125` → `"12.5 %"`.
@@ -289,39 +590,121 @@ mod tests {
         );
     }
 
+    fn run(id: ratelab_sim::ScenarioId) -> ServiceTimeline {
+        ServiceTimeline::new(&ratelab_sim::service::service_scenario(id, 1).unwrap()).unwrap()
+    }
+
     #[test]
-    fn a_refused_requests_chain_follows_its_retries() {
-        let at = |t: u64, allowed: bool, retry: Option<u32>| Attempt {
+    fn any_attempt_is_followed_to_what_its_client_did_next() {
+        use ratelab_sim::ScenarioId;
+        let storm = run(ScenarioId::RetryStorm);
+        // "retry at once": the first refusal is a first try, retried in the same
+        // millisecond four times, each 429, then the client gives up (5 attempts).
+        let first = first_refused(&storm, 0).unwrap();
+        let f = follow(&storm, 0, first).unwrap();
+        assert_eq!((f.attempt, f.max_attempts, f.original), (1, 5, first));
+        assert_eq!(f.step.response.status, 429);
+        assert_eq!(f.step.response.retry_after_s, Some(1));
+        assert_eq!(f.chain.len(), 5);
+        assert!(f
+            .chain
+            .iter()
+            .all(|s| s.t == f.step.t && s.response.status == 429));
+        let Next::Retried(retry) = &f.next else {
+            panic!("{:?}", f.next)
+        };
+        assert_eq!(retry, &f.chain[1]);
+        // Its last attempt: the same request, the same chain, and it gave up.
+        let last = follow(&storm, 0, f.chain[4].index).unwrap();
+        assert_eq!((last.attempt, last.original), (5, first));
+        assert_eq!(last.chain, f.chain);
+        assert_eq!(last.next, Next::GaveUp);
+        // Retry-After with jitter: the first refusal's retry comes a second or
+        // more later and is allowed; the retry, followed, is done.
+        let jitter = follow(&storm, 2, first_refused(&storm, 2).unwrap()).unwrap();
+        let Next::Retried(r) = &jitter.next else {
+            panic!("{:?}", jitter.next)
+        };
+        assert!(
+            r.t >= jitter.step.t + 1_000 && r.response.status == 200,
+            "{r:?}"
+        );
+        assert_eq!(follow(&storm, 2, r.index).unwrap().next, Next::Done);
+        // Nothing past the run, nothing of a lane that is not there.
+        assert_eq!(follow(&storm, 0, storm.retained(0).end), None);
+        assert_eq!(follow(&storm, 9, 0), None);
+    }
+
+    #[test]
+    fn a_refusal_names_its_stacked_limit_or_the_store() {
+        use ratelab_sim::ScenarioId;
+        let stacked = run(ScenarioId::StackedLimits);
+        // The third variant stacks 10/s on 100/min: each refusal names a limit.
+        let held = held_attempts(&stacked, 2);
+        let spec = stacked.spec(2).unwrap();
+        let ids: Vec<&str> = spec.limits.iter().map(|l| l.lane.id.as_str()).collect();
+        let mut named = std::collections::BTreeSet::new();
+        for &(i, a) in held.iter().filter(|(_, a)| !a.allowed) {
+            let f = follow(&stacked, 2, i).unwrap();
+            assert!(!f.step.response.refused_by.is_empty());
+            for id in &f.step.response.refused_by {
+                let bit = ids.iter().position(|x| x == id).unwrap();
+                assert_ne!(a.denied_by & (1 << bit), 0);
+                named.insert(id.clone());
+            }
+            // Nobody retries in this scenario.
+            assert_eq!(f.next, Next::NeverRetries);
+        }
+        assert_eq!(named.len(), 2, "{named:?}");
+        // The store down, failing closed: a 503 without Retry-After.
+        let outage = run(ScenarioId::StoreOutage);
+        let (i, _) = held_attempts(&outage, 1)
+            .into_iter()
+            .find(|(_, a)| a.decider == Decider::FailClosed)
+            .unwrap();
+        let f = follow(&outage, 1, i).unwrap();
+        assert_eq!(f.step.response.status, 503);
+        assert_eq!(f.step.response.retry_after_s, None);
+        assert!(f.step.response.refused_by.is_empty());
+    }
+
+    #[test]
+    fn a_click_picks_the_nearest_attempt_in_its_row() {
+        let at = |t: u64, client: u32| Attempt {
             t,
-            client: 3,
+            client,
             route: 0,
             attempt: 1,
             original: 0,
-            retry,
+            retry: None,
             instance: 0,
-            allowed,
+            allowed: true,
             wait_ms: 0,
-            decider: ratelab_sim::service::Decider::Limits,
-            denied_by: u16::from(!allowed),
-            retry_after_s: (!allowed).then_some(2),
+            decider: Decider::Limits,
+            denied_by: 0,
+            retry_after_s: None,
         };
-        assert_eq!(first_refusal(&[]), None);
-        let attempts = [
-            at(0, true, None),
-            at(5, false, Some(3)),
-            at(6, true, None),
-            at(2_005, true, None),
-        ];
+        let attempts = [at(0, 0), at(400, 1), at(500, 0), at(500, 0), at(1_000, 1)];
         let held: Vec<(u64, &Attempt)> = (0u64..).zip(attempts.iter()).collect();
-        let (client, steps) = first_refusal(&held).unwrap();
-        assert_eq!(client, 3);
-        let ts: Vec<(u64, bool)> = steps.iter().map(|s| (s.t, s.allowed)).collect();
-        assert_eq!(ts, [(5, false), (2_005, true)]);
-        assert_eq!(steps[0].retry_after_s, Some(2));
-        assert!(steps[0].limited);
-        // A retry the run no longer holds ends the chain where it is.
-        let (_, cut) = first_refusal(&held[..3]).unwrap();
-        assert_eq!(cut.len(), 1);
+        let rows = client_rows(&held, 2);
+        let pick = |row, x| attempt_at(&held, &rows, 1_000, row, x, 0.05);
+        assert_eq!(pick(0, 0.01), Some(0));
+        // Two at the same time: the earlier index.
+        assert_eq!(pick(0, 0.52), Some(2));
+        assert_eq!(pick(1, 0.42), Some(1));
+        assert_eq!(pick(1, 0.99), Some(4));
+        // Too far from any tick of the row, or a row with none.
+        assert_eq!(pick(0, 0.75), None);
+        assert_eq!(pick(5, 0.5), None);
+        assert_eq!(attempt_at(&[], &rows, 1_000, 0, 0.5, 1.0), None);
+        // The ring is at the attempt's tick: 500 of 1 000 ms in a 1 000 wide box.
+        let ring = selected_mark(&attempts[2], &rows, 1_000);
+        assert!(
+            ring.as_str()
+                .contains(r#"x1="500" x2="500" y1="0" y2="12""#),
+            "{}",
+            ring.as_str()
+        );
     }
 
     #[test]
@@ -349,5 +732,102 @@ mod tests {
         let rows = client_rows(&held, 10);
         let last = MAX_ROWS - 1;
         assert_eq!(rows, [0, 1, 2, 3, 4, 5, last, last, last, 6]);
+    }
+
+    fn r(status: u16, decider: Decider, retry_after_s: Option<u64>, by: &[&str]) -> Response {
+        Response {
+            status,
+            decider,
+            retry_after_s,
+            refused_by: by.iter().map(|s| s.to_string()).collect(),
+            wait_ms: 0,
+        }
+    }
+
+    #[test]
+    fn a_response_says_its_status_its_retry_after_and_who_refused() {
+        let t = crate::texts::service::SERVICE.get(crate::texts::Lang::En);
+        let stacked = r(429, Decider::Limits, Some(3), &["10/s", "100/min"]);
+        assert_eq!(
+            response_line(t, &stacked),
+            "429 Too Many Requests · Retry-After: 3 · refused by 10/s, 100/min"
+        );
+        assert_eq!(outcome(t, &stacked), "429, Retry-After: 3");
+        let closed = r(503, Decider::FailClosed, None, &[]);
+        assert_eq!(
+            response_line(t, &closed),
+            "503 Service Unavailable · the store was down and the service fails closed"
+        );
+        assert_eq!(outcome(t, &closed), "503");
+        let open = r(200, Decider::FailOpen, None, &[]);
+        assert_eq!(
+            response_line(t, &open),
+            "200 OK · while the store was down: let through unchecked"
+        );
+        let queued = Response {
+            wait_ms: 1_500,
+            ..r(200, Decider::Limits, None, &[])
+        };
+        assert_eq!(response_line(t, &queued), "200 OK · queue wait 1.5 s");
+    }
+
+    #[test]
+    fn what_comes_next_is_said_in_each_language() {
+        let retry = Next::Retried(Step {
+            index: 7,
+            t: 12_400,
+            response: r(200, Decider::Limits, None, &[]),
+        });
+        assert_eq!(
+            next_line(
+                crate::texts::service::SERVICE.get(crate::texts::Lang::En),
+                &retry
+            ),
+            "then: retries at 12.4 s: allowed"
+        );
+        assert_eq!(
+            next_line(
+                crate::texts::service::SERVICE.get(crate::texts::Lang::Vi),
+                &retry
+            ),
+            "sau đó: thử lại lúc 12.4 s: cho qua"
+        );
+        assert_eq!(
+            next_line(
+                crate::texts::service::SERVICE.get(crate::texts::Lang::En),
+                &Next::GaveUp
+            ),
+            "then: gives up: that was its last attempt"
+        );
+        assert_eq!(next_kind(&Next::NeverRetries), "never");
+    }
+
+    #[test]
+    fn the_followed_attempts_panel_is_escaped_html_with_its_buttons() {
+        use crate::texts::service::{KNOBS, SERVICE};
+        use crate::texts::Lang;
+        let storm = run(ratelab_sim::ScenarioId::RetryStorm);
+        let first = first_refused(&storm, 0).unwrap();
+        let f = follow(&storm, 0, first).unwrap();
+        let (t, k) = (SERVICE.get(Lang::En), KNOBS.get(Lang::En));
+        let html = followed_html(Some((&f, "<b>&", Backoff::Immediately)), t, k);
+        let h = html.as_str();
+        // A name from a spec is text, never markup.
+        assert!(
+            h.starts_with(r#"<p class="which">&lt;b&gt;&amp; · 10 s · attempt 1 of 5 · #"#),
+            "{h}"
+        );
+        assert!(h.contains(r#"<p class="response" data-status="429">response: 429 Too Many Requests · Retry-After: 1 · refused by 50/s</p>"#), "{h}");
+        assert!(h.contains(r#"<p class="next" data-next="retried">then: retries at 10 s: 429, Retry-After: 1</p>"#), "{h}");
+        assert!(h.contains(&format!(r#"<button type="button" data-i="{first}" aria-current="true">10 s: 429, Retry-After: 1</button>"#)), "{h}");
+        assert_eq!(h.matches("<button").count(), f.chain.len());
+        assert_eq!(h.matches("aria-current").count(), 1);
+        assert_eq!(
+            followed_html(None, t, k).as_str(),
+            format!(
+                r#"<p class="none">{}</p>"#,
+                t.no_refusal.replace('\'', "&#39;")
+            )
+        );
     }
 }

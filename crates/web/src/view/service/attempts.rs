@@ -1,11 +1,30 @@
 //! Every attempt of a service lane, one row per client, each retry joined to the
-//! refused attempt it follows.
+//! refused attempt it follows; a click chooses the attempt the panel below
+//! follows, and a ring marks it.
 
 use leptos::prelude::*;
 
-use crate::draw::service::{attempts_strip, client_rows, held_attempts, MAX_ROWS};
+use super::Selection;
+use crate::draw::service::{
+    attempt_at, attempts_strip, client_rows, held_attempts, selected_mark, MAX_ROWS,
+};
+use crate::draw::Svg;
 use crate::texts::service::SERVICE;
 use crate::view::{text, use_ctx};
+
+/// How far from a tick a click still chooses it, in CSS pixels.
+const SLACK_PX: f64 = 8.0;
+
+/// What the picture is drawn from: its markup, the rows' names (a client's, or
+/// how many share the last row), each client's row, and the time at its right
+/// edge.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Drawn {
+    svg: Svg,
+    names: Vec<(String, usize)>,
+    rows_of: Vec<usize>,
+    end: u64,
+}
 
 /// Lane `lane`'s attempts (those the run still holds), with the clients' names
 /// down the side.
@@ -13,20 +32,20 @@ use crate::view::{text, use_ctx};
 pub fn Attempts(
     /// Which lane.
     lane: usize,
+    /// The attempt the card follows (set by a click here).
+    selection: Selection,
 ) -> impl IntoView {
     let ctx = use_ctx();
     let drawn = Memo::new(move |_| {
         ctx.run.with(|s| {
             let Some(t) = s.sim.services.as_ref() else {
-                return Default::default();
+                return Drawn::default();
             };
             let Some(spec) = t.spec(lane) else {
-                return Default::default();
+                return Drawn::default();
             };
             let held = held_attempts(t, lane);
             let end = held.last().map_or(0, |(_, a)| a.t).max(spec.duration_ms);
-            // Each row's name: the client's, or for the shared last row how many
-            // share it (filled in below, in the page's language).
             let rows_of = client_rows(&held, spec.clients.len());
             let mut names = vec![(String::new(), 0usize); spec.clients.len().min(MAX_ROWS)];
             for (c, &row) in spec.clients.iter().zip(&rows_of) {
@@ -35,13 +54,18 @@ pub fn Attempts(
                     n.1 += 1;
                 }
             }
-            (attempts_strip(&held, &rows_of, end), names)
+            Drawn {
+                svg: attempts_strip(&held, &rows_of, end),
+                names,
+                rows_of,
+                end,
+            }
         })
     });
     let rows = move || {
         let lang = ctx.lang.get();
-        drawn.with(|(_, names)| {
-            names
+        drawn.with(|d| {
+            d.names
                 .iter()
                 .map(|(name, sharing)| {
                     let n = if *sharing > 1 {
@@ -54,11 +78,47 @@ pub fn Attempts(
                 .collect_view()
         })
     };
+    // The ring over the followed attempt's tick: its own layer, so that choosing
+    // an attempt never redraws the picture.
+    let ring = Memo::new(move |_| {
+        let i = selection.index.get()?;
+        ctx.run.with(|s| {
+            let a = s.sim.services.as_ref()?.attempt(lane, i)?;
+            drawn.with(|d| Some(selected_mark(a, &d.rows_of, d.end)))
+        })
+    });
     // As tall as the names beside it (16 px a row, the stylesheet's line height),
     // set through the CSSOM so that a strict CSP allows it.
     let height = move || {
-        let rows = drawn.with(|(_, names)| names.len().clamp(1, MAX_ROWS));
+        let rows = drawn.with(|d| d.names.len().clamp(1, MAX_ROWS));
         format!("{}px", rows * 16)
+    };
+    // The plot by its node, not the event's current target: Leptos delegates
+    // clicks, and what `currentTarget` is then differs between browsers.
+    let plot = NodeRef::<leptos::html::Div>::new();
+    let click = move |e: leptos::ev::MouseEvent| {
+        let Some(el) = plot.get_untracked() else {
+            return;
+        };
+        let r = el.get_bounding_client_rect();
+        let (w, h) = (r.width(), r.height());
+        if w <= 0.0 || h <= 0.0 {
+            return;
+        }
+        let x = (f64::from(e.client_x()) - r.left()) / w;
+        let y = (f64::from(e.client_y()) - r.top()) / h;
+        let chosen = drawn.with_untracked(|d| {
+            let rows = d.names.len().clamp(1, MAX_ROWS);
+            let row = ((y * rows as f64).floor().max(0.0) as usize).min(rows - 1);
+            ctx.run.with_untracked(|s| {
+                let t = s.sim.services.as_ref()?;
+                let held = held_attempts(t, lane);
+                attempt_at(&held, &d.rows_of, d.end, row, x, SLACK_PX / w)
+            })
+        });
+        if let Some(i) = chosen {
+            selection.choose(i);
+        }
     };
     view! {
         <figure class="attempts-strip">
@@ -67,11 +127,13 @@ pub fn Attempts(
             </figcaption>
             <div class="strip">
                 <ol class="rows">{rows}</ol>
-                <div
-                    class="chart"
-                    style:height=height
-                    inner_html=move || drawn.with(|(svg, _)| svg.markup())
-                ></div>
+                <div class="plot" node_ref=plot style:height=height on:click=click>
+                    <div class="chart" inner_html=move || drawn.with(|d| d.svg.markup())></div>
+                    <div
+                        class="ring"
+                        inner_html=move || ring.get().unwrap_or_default().markup()
+                    ></div>
+                </div>
             </div>
             <p class="help">{text(&SERVICE, |t| t.attempts_help)}</p>
         </figure>

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::{attempts, chart, clients, refusal, summary};
+use super::{attempts, chart, clients, refusal, summary, Selection};
 use crate::view::use_ctx;
 
 /// Lane `lane` of the service run (its parts read the run themselves, so a new
@@ -13,6 +13,8 @@ pub fn ServiceCard(
     lane: usize,
 ) -> impl IntoView {
     let ctx = use_ctx();
+    // What the attempts picture marks and the panel under it follows.
+    let selection = Selection::new(lane);
     let name = Memo::new(move |_| {
         ctx.run.with(|s| {
             s.sim
@@ -28,8 +30,8 @@ pub fn ServiceCard(
             <h3>{name}</h3>
             <summary::Summary lane />
             <chart::PerSecondChart lane />
-            <attempts::Attempts lane />
-            <refusal::Refusal lane />
+            <attempts::Attempts lane selection />
+            <refusal::Refusal lane selection />
             <clients::Clients lane />
         </article>
     }

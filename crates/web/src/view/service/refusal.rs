@@ -1,93 +1,90 @@
-//! The 429 of a service lane, followed: its first refused request, the response
-//! (`429` with its `Retry-After`, or `503`), its client's retry policy, and each
-//! retry the client sent and what it got ("retries at 12.4 s: allowed").
+//! The 429 panel of a service lane: one attempt, followed. By default the run's
+//! first refused request; any attempt chosen in the attempts picture, stepped to
+//! with the buttons, or picked from its request's chain. It says which attempt
+//! of which request it is, the response the engine gave it (`429` with its
+//! `Retry-After` and the stacked limits that refused it, `503` from a store that
+//! is down, or `200`), its client's retry policy, and what the client did next
+//! ("retries at 12.4 s: allowed", gave up, never retries), as the run went.
+//!
+//! The body is escaped HTML from [`followed_html`], set as one `inner_html`, and
+//! the panel has one click handler for all its buttons (each says what it does
+//! in `data-go` or `data-i`): as Leptos elements and closures the panel cost the
+//! service build about 15 KB gzipped of tachys' code.
 
 use leptos::prelude::*;
-use ratelab_sim::service::Backoff;
+use wasm_bindgen::JsCast;
 
-use crate::draw::service::{first_refusal, held_attempts, Step};
-use crate::model::time_label;
-use crate::texts::service::{KnobTexts, ServiceTexts, KNOBS, SERVICE};
+use super::Selection;
+use crate::draw::service::{follow, followed_html};
+use crate::texts::service::{KNOBS, SERVICE};
 use crate::view::{text, use_ctx};
 
-/// The words for a retry policy's style.
-fn style(k: &KnobTexts, b: Backoff) -> &'static str {
-    match b {
-        Backoff::None => k.retry_none,
-        Backoff::Immediately => k.retry_immediately,
-        Backoff::Fixed { .. } => k.retry_fixed,
-        Backoff::Exponential { .. } => k.retry_exponential,
-        Backoff::FullJitter { .. } => k.retry_full_jitter,
-        Backoff::RetryAfter { .. } => k.retry_retry_after,
+/// What a click on the panel asks for, read from the button's attributes.
+fn go(selection: Selection, button: &web_sys::Element) {
+    if let Some(i) = button.get_attribute("data-i").and_then(|i| i.parse().ok()) {
+        selection.choose(i);
+        return;
+    }
+    match button.get_attribute("data-go").as_deref() {
+        Some("earlier") => selection.step(-1),
+        Some("later") => selection.step(1),
+        Some("first") => selection.reset(),
+        _ => {}
     }
 }
 
-/// What a step's response was: `allowed`, or its status and `Retry-After`.
-fn outcome(t: &ServiceTexts, s: &Step) -> String {
-    match (s.allowed, s.limited, s.retry_after_s) {
-        (true, _, _) => t.allowed.to_string(),
-        (false, true, Some(r)) => format!("429, Retry-After: {r}"),
-        (false, true, None) => "429".to_string(),
-        (false, false, _) => "503".to_string(),
-    }
-}
-
-/// The first refusal of lane `lane` and its chain of retries (those the run
-/// still holds).
+/// The panel under lane `lane`'s attempts picture.
 #[component]
 pub fn Refusal(
     /// Which lane.
     lane: usize,
+    /// The attempt it follows.
+    selection: Selection,
 ) -> impl IntoView {
     let ctx = use_ctx();
-    // The client's name, its retry style and attempts, and the chain.
-    let chain = Memo::new(move |_| {
+    let html = Memo::new(move |_| {
+        let lang = ctx.lang.get();
+        let index = selection.index.get();
         ctx.run.with(|s| {
-            let t = s.sim.services.as_ref()?;
-            let spec = t.spec(lane)?;
-            let held = held_attempts(t, lane);
-            let (client, steps) = first_refusal(&held)?;
-            let c = spec.clients.get(client as usize)?;
-            Some((c.name.clone(), c.retry.backoff, c.retry.max_attempts, steps))
+            let shown = index.and_then(|i| {
+                let t = s.sim.services.as_ref()?;
+                let f = follow(t, lane, i)?;
+                let c = t.spec(lane)?.clients.get(f.client as usize)?;
+                Some((f, c.name.as_str(), c.retry.backoff))
+            });
+            followed_html(
+                shown.as_ref().map(|(f, name, b)| (f, *name, *b)),
+                SERVICE.get(lang),
+                KNOBS.get(lang),
+            )
         })
     });
-    let body = move || {
-        let lang = ctx.lang.get();
-        let (t, k) = (SERVICE.get(lang), KNOBS.get(lang));
-        chain.with(|c| match c {
-            None => view! { <p class="none">{t.no_refusal}</p> }.into_any(),
-            Some((name, backoff, attempts, steps)) => {
-                let first = steps
-                    .first()
-                    .map(|s| format!("{name} · {} · {}", time_label(s.t), outcome(t, s)));
-                let policy = format!(
-                    "{}: {} ({attempts} {})",
-                    t.refusal_policy,
-                    style(k, *backoff),
-                    k.attempts
-                );
-                let retries: Vec<String> = steps
-                    .iter()
-                    .skip(1)
-                    .map(|s| format!("{} {}: {}", t.retries_at, time_label(s.t), outcome(t, s)))
-                    .collect();
-                let gave_up = steps.last().is_some_and(|s| !s.allowed);
-                view! {
-                    <p class="first">{first}</p>
-                    <p class="policy">{policy}</p>
-                    <ol class="chain">
-                        {retries.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}
-                        {gave_up.then(|| view! { <li class="ends">{t.no_more}</li> })}
-                    </ol>
-                }
-                .into_any()
-            }
-        })
+    let index = Signal::derive(move || selection.index.get());
+    let click = move |e: leptos::ev::MouseEvent| {
+        let button = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("button").ok().flatten());
+        if let Some(b) = button {
+            go(selection, &b);
+        }
     };
     view! {
-        <section class="refusal">
+        <section class="refusal" data-index=index on:click=click>
             <h4>{text(&SERVICE, |t| t.refusal)}</h4>
-            {body}
+            <p class="help">{text(&SERVICE, |t| t.refusal_help)}</p>
+            <div class="pick">
+                <button type="button" class="earlier" data-go="earlier">
+                    {text(&SERVICE, |t| t.earlier)}
+                </button>
+                <button type="button" class="first-refusal" data-go="first">
+                    {text(&SERVICE, |t| t.to_first_refusal)}
+                </button>
+                <button type="button" class="later" data-go="later">
+                    {text(&SERVICE, |t| t.later)}
+                </button>
+            </div>
+            <div class="followed" inner_html=move || html.get().markup()></div>
         </section>
     }
 }
