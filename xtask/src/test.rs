@@ -35,10 +35,12 @@ pub const BUNDLE_TARGET_GZIP: u64 = 150_000;
 /// (+34.5 KB: the lesson runner 8.3 KB, the catalog's data 9 KB, the panel's code),
 /// issue 14's usability fixes (+11.8 KB: zoom, field errors in two languages, the
 /// legend, copy link) and the service hand-over (+8.2 KB) landed together (458.4
-/// KB). Lower it as the page shrinks
+/// KB), and to 480 KB when session 5's four branches landed together (468.4 KB:
+/// the lessons' lane focus, scrolling and zoom-out +6.7 KB, the strips' one-replay
+/// query +2.1 KB, the scenarios' shapes +0.8 KB). Lower it as the page shrinks
 /// towards [`BUNDLE_TARGET_GZIP`]; never raise it without a reason in the commit
 /// message.
-pub const BUNDLE_BUDGET_GZIP: u64 = 470_000;
+pub const BUNDLE_BUDGET_GZIP: u64 = 480_000;
 
 /// The service build: where it goes and the web crate's features it has. The page
 /// with the service model and its view, which the first-load bundle leaves out for
@@ -49,9 +51,11 @@ pub const SERVICE_BUILD: (&str, &str) = ("dist/service", "services");
 /// it is only loaded when a service scenario opens, so its budget is looser, but
 /// it has one, so that it cannot grow unnoticed either (501.6 KB when it was set,
 /// with the lanes' production box; 575 KB since the lessons panel and the
-/// usability fixes, which it carries too, made it 551.4 KB). Never raise it
+/// usability fixes, which it carries too, made it 551.4 KB; 590 KB since session
+/// 5's branches, the followed attempt's panel +8.5 KB among them, made it 578.1
+/// KB). Never raise it
 /// without a reason in the commit message.
-pub const SERVICE_BUNDLE_BUDGET_GZIP: u64 = 575_000;
+pub const SERVICE_BUNDLE_BUDGET_GZIP: u64 = 590_000;
 
 /// Chromium as root, with no network to talk to.
 pub const CHROMIUM_FLAGS: &[&str] = &[
