@@ -68,8 +68,9 @@ test('simulateAsync and simulateJsonAsync answer as the synchronous calls do', a
   const requested = [];
   page.on('request', (r) => requested.push(new URL(r.url()).pathname));
   const cases = [
-    ['simulate', { requests: [2000, 7000, 8000, 9000, 9500, 9800], limiters: [{ algorithm: 'gcra', limit: 5, period_ms: 10000 }, 'sliding_log'] }],
+    ['simulate', { requests: [2000, 7000, 8000, 9000, 9500, 9800], limiters: [{ algorithm: 'gcra', limit: 5, period_ms: 10000 }, { algorithm: 'sliding_log', limit: 5, period_ms: 10000 }] }],
     ['simulate', { scenario: 'lab-c' }],
+    ['simulate', { scenario: 'lab-d', seed: 7, clients: 20, duration_ms: 60000 }],
     ['simulateJson', '{"scenario":"golden"}'],
     ['simulateJson', '{"requests":[0,1,2],"limiters":["nginx"]}'],
   ];
@@ -134,6 +135,7 @@ test('bad and hostile arguments: the same error, the same line', async (t) => {
   }
   assert.match(JSON.parse(outcomes.sparse.later).message, /100000000 requests is too many/);
   assert.match(outcomes.after.later, /^\{"value"/);
+  for (const name of ['proxy', 'trap', 'getter', 'fn']) console.log(`# ${name}: ${outcomes[name].later.slice(0, 120)}`);
 });
 
 test('calls in flight each get their own answer', async (t) => {
