@@ -72,7 +72,7 @@ test('simulateAsync and simulateJsonAsync answer as the synchronous calls do', a
     ['simulate', { scenario: 'lab-c' }],
     ['simulate', { scenario: 'lab-d', seed: 7, clients: 20 }],
     ['simulateJson', '{"scenario":"golden"}'],
-    ['simulateJson', '{"requests":[0,1,2],"limiters":["nginx"]}'],
+    ["simulateJson", "{\"requests\":[0,1,2],\"limiters\":[{\"algorithm\":\"nginx\",\"limit\":1,\"period_ms\":1000}]}"],
   ];
   for (const [call, arg] of cases) {
     const { sync, later } = await page.evaluate(([c, a]) => window.__both(c, a), [call, arg]);
