@@ -148,6 +148,17 @@ export interface Ratelab {
   simulate(config: SimulateConfig): SimulateReport;
   /** JSON text in, the command line's JSON text out; a `TypeError` if `text` is not a string. */
   simulateJson(text: string): string;
+  /**
+   * `simulate` in a module worker on the same wasm, so that a heavy run (lab D's
+   * sweep, a long stream) leaves the page's main thread free. Resolves to the
+   * object `simulate` returns; rejects with the `TypeError` or `Error` it throws
+   * (the same line). The config is copied (structured clone) when called. Where
+   * no worker can run (none can start, or the config cannot be cloned: a Proxy,
+   * a getter that throws), `simulate` runs on the main thread in a later task.
+   */
+  simulateAsync(config: SimulateConfig): Promise<SimulateReport>;
+  /** `simulateJson` in the worker, as `simulateAsync` is `simulate`. */
+  simulateJsonAsync(text: string): Promise<string>;
   /** The scenario registry. */
   scenarios(): ScenarioInfo[];
   /**

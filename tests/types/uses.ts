@@ -10,6 +10,8 @@ async function main(): Promise<void> {
   });
   const passed: number = report.results[0].passed;
   const text: string = ratelab.simulateJson('{"scenario":"golden"}');
+  const later: SimulateReport = await ratelab.simulateAsync({ scenario: 'lab-d' });
+  const laterText: string = await ratelab.simulateJsonAsync('{"scenario":"golden"}');
   const ids: string[] = ratelab.scenarios().map((s) => s.id);
   const options: MountOptions = {
     scenario: 'edge-burst',
@@ -28,7 +30,7 @@ async function main(): Promise<void> {
   const element = document.querySelector('rate-limit-playground');
   const elementQuery: string | undefined = element?.query;
   const made = document.createElement('rate-limit-playground');
-  console.log(passed, text, ids, query, elementQuery, made.query);
+  console.log(passed, text, later.sweep?.rows.length, laterText, ids, query, elementQuery, made.query);
 }
 
 void main();

@@ -10,6 +10,12 @@
 //          <from>
 //   bench  switch  <to>  pending  <why>
 //
+// Two more targets run lab D through the JS API instead of switching (issue 15's
+// "lab D sweep (API)" row): `api:simulate` calls `simulate({scenario: 'lab-d'})`
+// in a task of its own, `api:simulateAsync` awaits `simulateAsync` (the worker);
+// the window then runs from the call until its answer and a quiet second, and
+// "change → next frame" is from the call to the next frame.
+//
 // "Longest task" is the longest main-thread task (a trace's `RunTask` on the page's
 // renderer main thread) in the window; "busy" is the sum of every task there;
 // "change → next frame" is from the `change` event to the first frame that starts
@@ -17,7 +23,8 @@
 //
 //   RATELAB_DIST            the built page (default: ../../../dist)
 //   RATELAB_SWITCH_FROM     the query the page opens with (default ?scenario=golden)
-//   RATELAB_SWITCH_TO       the scenarios to switch to (default lab-b,lab-e)
+//   RATELAB_SWITCH_TO       the scenarios to switch to (default
+//                           lab-b,lab-e,api:simulate,api:simulateAsync)
 //   RATELAB_SWITCH_ROUNDS   rounds per scenario (default 5)
 //   RATELAB_SWITCH_TRACE    a directory: save each round's trace there
 //                           (switch-<to>-<round>.json, for devtools' Performance panel)
@@ -36,7 +43,7 @@ import { serve, chromiumOptions, printProfile, median } from './serve.mjs';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dist = resolve(process.env.RATELAB_DIST ?? join(here, '..', '..', '..', 'dist'));
 const from = process.env.RATELAB_SWITCH_FROM ?? '?scenario=golden';
-const targets = (process.env.RATELAB_SWITCH_TO ?? 'lab-b,lab-e').split(',').filter(Boolean);
+const targets = (process.env.RATELAB_SWITCH_TO ?? 'lab-b,lab-e,api:simulate,api:simulateAsync').split(',').filter(Boolean);
 const rounds = Math.max(1, Number(process.env.RATELAB_SWITCH_ROUNDS ?? 5));
 const PICKER = 'select[name="scenario"]';
 const LANE = '.lane[data-lane]';
@@ -85,6 +92,11 @@ async function open(browser, url) {
   if (!(await picker.isVisible())) {
     await page.locator('details:has(select[name="scenario"]) > summary').first().click();
   }
+  // The JS API, for the `api:` targets (the page's own loader: the wasm is loaded once).
+  await page.evaluate(async () => {
+    const { load } = await import(new URL('ratelab.js', location.href).href);
+    window.__api = await load();
+  });
   // Let the mount's own tasks finish.
   await page.waitForTimeout(1500);
   return { context, page, picker, problems };
@@ -94,8 +106,9 @@ async function open(browser, url) {
 async function round(browser, url, to, n) {
   const { context, page, picker, problems } = await open(browser, url);
   try {
+    const api = to.startsWith('api:') ? to.slice(4) : null;
     await page.evaluate((selector) => {
-      const s = (window.__switch = { change: null, frame: null });
+      const s = (window.__switch = { change: null, frame: null, done: true });
       document.querySelector(selector).addEventListener(
         'change',
         () => {
@@ -110,10 +123,30 @@ async function round(browser, url, to, n) {
     await browser.startTracing(page, {
       categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'],
     });
-    await picker.selectOption(to);
+    if (api) {
+      await page.evaluate((call) => {
+        const s = window.__switch;
+        s.done = false;
+        setTimeout(() => {
+          s.change = performance.now();
+          requestAnimationFrame(() => {
+            s.frame = performance.now();
+          });
+          const config = { scenario: 'lab-d' };
+          if (call === 'simulate') {
+            window.__api.simulate(config);
+            s.done = true;
+          } else {
+            window.__api[call](config).then(() => (s.done = true));
+          }
+        }, 0);
+      }, api);
+    } else {
+      await picker.selectOption(to);
+    }
     // Wait for the page to go quiet (see QUIET_MS); the polls are not a
     // measurement, only the trace is.
-    await page.waitForFunction(() => window.__switch.frame !== null, null, { timeout: 60_000 });
+    await page.waitForFunction(() => window.__switch.frame !== null && window.__switch.done, null, { timeout: 120_000 });
     let quietSince = Date.now();
     let last = await page.evaluate(() => performance.now());
     while (Date.now() - quietSince < QUIET_MS) {
@@ -131,7 +164,7 @@ async function round(browser, url, to, n) {
     const lanes = await page.locator(LANE).count();
     const shown = await picker.inputValue();
     if (problems.length) throw new Error(`page errors: ${problems.join('; ')}`);
-    if (shown !== to || lanes === 0) throw new Error(`the page shows ${shown} with ${lanes} lane(s)`);
+    if ((!api && shown !== to) || lanes === 0) throw new Error(`the page shows ${shown} with ${lanes} lane(s)`);
     const tasks = mainTasks(trace);
     if (tasks.length === 0) throw new Error('the trace holds no main-thread task');
     const ms = tasks.map(([, d]) => d / 1000);
@@ -191,7 +224,7 @@ try {
         pick('frame').toFixed(1),
         from,
       );
-      if (process.env.RATELAB_SWITCH_PROFILE) await profile(browser, url, to);
+      if (process.env.RATELAB_SWITCH_PROFILE && !to.startsWith('api:')) await profile(browser, url, to);
     } catch (e) {
       line(to, 'pending', `the harness failed: ${String(e.message ?? e).split('\n')[0]}`);
     }

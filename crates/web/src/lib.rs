@@ -88,7 +88,7 @@ pub fn start() {
 /// 12): mounting at once forced the loading frame's first layout inside the mount's
 /// task (115 of its 480 ms), and nothing was painted until both were done. A tab
 /// that draws no frames (in the background) still runs `f`, after 200 ms. The
-/// page also draws a new run's state-over-time strips this way
+/// page also draws a new run's lanes this way, one step per task
 /// ([`view::Ctx::settled`]).
 pub(crate) fn after_paint(f: impl FnOnce() + 'static) {
     use std::cell::Cell;

@@ -25,11 +25,14 @@ pub struct Ctx {
     pub lang: Memo<Lang>,
     /// The setup and what it runs (a new value only when the setup changed).
     pub run: Memo<Shared>,
-    /// The run the state-over-time strips draw: the first one at once, each later
-    /// one in a task after the frame that shows its lanes, so that switching
-    /// scenario is two shorter tasks instead of one long one (the strips were a
-    /// quarter of it, README "Switching scenario"); until then they are empty.
-    pub settled: RwSignal<Shared>,
+    /// How far the lanes draw a run: the run and how many steps of it are done.
+    /// The first run is drawn whole at once (`usize::MAX`). A later one is drawn
+    /// in steps, one per task, each after the frame that the step before it
+    /// showed: step 1 (at once) draws lane 0's marks, step n + 1 lane n's marks
+    /// and lane n − 1's state-over-time strip. So switching scenario is a few
+    /// short tasks instead of one long one (README "Switching scenario"); read
+    /// it through [`Ctx::drawn`].
+    pub settled: RwSignal<(Shared, usize)>,
     /// The virtual clock, ms.
     pub now: Memo<u64>,
     /// Where the clock stops, ms.
@@ -75,16 +78,12 @@ impl Ctx {
         let model = RwSignal::new(playground);
         let run = Memo::new(move |_| model.with(|p| p.run.clone()));
         let now = pick(model, |p| p.now);
-        let settled = RwSignal::new(run.get_untracked());
+        let settled = RwSignal::new((run.get_untracked(), usize::MAX));
         Effect::new(move |_| {
             let latest = run.get();
-            if settled.with_untracked(|s| *s != latest) {
-                // A later switch before this paint is settled by its own call.
-                crate::after_paint(move || {
-                    if run.try_with_untracked(|r| *r == latest) == Some(true) {
-                        settled.set(latest);
-                    }
-                });
+            if settled.with_untracked(|(s, _)| *s != latest) {
+                settled.set((latest.clone(), 1));
+                next_step(run, settled, latest);
             }
         });
         let selected = Memo::new(move |_| model.with(Playground::selected));
@@ -122,6 +121,15 @@ impl Ctx {
             embed,
             uid,
         }
+    }
+
+    /// Whether lane `j` draws the run in view yet: its marks, or (`strip`) its
+    /// state-over-time strip (see [`Ctx::settled`]). Tracks the run and the step.
+    pub fn drawn(&self, j: usize, strip: bool) -> bool {
+        let need = j.saturating_add(if strip { 2 } else { 1 });
+        let run = self.run;
+        self.settled
+            .with(|(r, n)| *n >= need && run.with(|latest| r == latest))
     }
 
     /// Does what a person asked for.
@@ -175,4 +183,25 @@ pub fn use_ctx() -> Ctx {
 pub fn text<T: Sync>(tr: &'static Tr<T>, pick: fn(&T) -> &'static str) -> Signal<&'static str> {
     let lang = use_ctx().lang;
     Signal::derive(move || pick(tr.get(lang.get())))
+}
+
+/// The next step of drawing `latest` (see [`Ctx::settled`]), in a task after the
+/// next frame, until every lane's marks and strip are drawn. A later run stops it:
+/// that run is stepped by its own call.
+fn next_step(run: Memo<Shared>, settled: RwSignal<(Shared, usize)>, latest: Shared) {
+    crate::after_paint(move || {
+        if run.try_with_untracked(|r| *r == latest) != Some(true) {
+            return;
+        }
+        let Some(n) = settled.try_with_untracked(|(_, n)| *n) else {
+            return;
+        };
+        // The last lane's strip is one step after its marks.
+        let last = latest.sim.lanes().len().saturating_add(1);
+        let n = n.saturating_add(1);
+        settled.set((latest.clone(), n));
+        if n < last {
+            next_step(run, settled, latest);
+        }
+    });
 }

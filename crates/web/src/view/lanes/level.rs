@@ -19,15 +19,14 @@ pub fn Level() -> impl IntoView {
     let lane = expect_context::<LaneCtx>();
     // Redrawn when the span, the width, the key or the setup change: the span moves
     // in steps of a third, not every frame, and the clock line moves by attribute.
-    // A new setup is drawn a paint later (`Ctx::settled`), empty until then.
+    // A new setup is drawn a few paints later (`Ctx::settled`), empty until then.
     let svg = Memo::new(move |_| {
         let (s, key, lang) = (ctx.scale.get(), ctx.key.get(), ctx.lang.get());
         let grid = (s.width / PX_PER_MOMENT) as usize;
-        ctx.settled
-            .with(|r| {
+        ctx.drawn(lane.j, true)
+            .then(|| {
                 ctx.run
-                    .with(|latest| r == latest)
-                    .then(|| r.sim.series(lane.j, &key, s.from, s.to, grid))
+                    .with(|r| r.sim.series(lane.j, &key, s.from, s.to, grid))
             })
             .flatten()
             .map(|series| level(&series, s, lang))

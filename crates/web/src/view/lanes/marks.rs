@@ -1,6 +1,8 @@
 //! A lane's marks layer: drawn by [`draw::marks`] through a memo (so unchanged
 //! markup is never set again), then kept current by one effect that flips only
-//! the marks whose request arrived, went back, or was selected.
+//! the marks whose request arrived, went back, or was selected. A new run's layer
+//! is drawn at its step ([`crate::view::Ctx::drawn`]: lane 0 at once, each later
+//! lane a frame after the one before); until then the layer keeps what it showed.
 
 use leptos::prelude::*;
 
@@ -27,6 +29,9 @@ pub fn Marks(dense: RwSignal<bool>, blind: RwSignal<bool>) -> impl IntoView {
     let j = lane.j;
     let node = NodeRef::<leptos::svg::G>::new();
     let drawn = Memo::new(move |_| {
+        if !ctx.drawn(j, false) {
+            return None;
+        }
         let (scale, lang) = (ctx.scale.get(), ctx.lang.get());
         // Arrival and selection are drawn as they are now, but do not redraw the
         // layer when they change: the effect below flips the marks instead. The
@@ -57,11 +62,14 @@ pub fn Marks(dense: RwSignal<bool>, blind: RwSignal<bool>) -> impl IntoView {
                             key_matches: &matches,
                             lang,
                         };
-                        draw::marks(marks, &c)
+                        Some(draw::marks(marks, &c))
                     }
                     None => {
                         let n = (scale.width / 3.0).max(1.0) as usize;
-                        draw::columns(&sim.columns(j, scale.from, scale.to, n), scale)
+                        Some(draw::columns(
+                            &sim.columns(j, scale.from, scale.to, n),
+                            scale,
+                        ))
                     }
                 }
             })
@@ -70,7 +78,11 @@ pub fn Marks(dense: RwSignal<bool>, blind: RwSignal<bool>) -> impl IntoView {
     Effect::new(move |shown: Option<Option<Shown>>| {
         let (revealed, selected, lang) = (ctx.revealed.get(), ctx.selected.get(), ctx.lang.get());
         let g = node.get()?;
-        drawn.with(|d: &Drawn| {
+        drawn.with(|d: &Option<Drawn>| {
+            // Not this lane's step yet: the layer stays as it is.
+            let Some(d) = d else {
+                return shown.flatten();
+            };
             if dense.get_untracked() != d.dense {
                 dense.set(d.dense);
             }
@@ -108,7 +120,9 @@ pub fn Marks(dense: RwSignal<bool>, blind: RwSignal<bool>) -> impl IntoView {
         let (Some(g), Some(target)) = (node.get_untracked(), layer::target_element(&e)) else {
             return;
         };
-        if let Some(i) = drawn.with_untracked(|d| layer::request_at(&g, d, &target)) {
+        let at =
+            drawn.with_untracked(|d| d.as_ref().and_then(|d| layer::request_at(&g, d, &target)));
+        if let Some(i) = at {
             ctx.act(Action::Select(i));
         }
     };
