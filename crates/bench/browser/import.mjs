@@ -1,0 +1,164 @@
+// Importing a big stream through the page's JSON box, as a person does: the built
+// page (dist/) opens, the setup's JSON box is opened, its textarea is filled with
+// a config of N requests (made in the page, so the text does not cross the
+// DevTools wire; `input` and `change` are dispatched as a paste and a blur would)
+// and the Import button is clicked. Then the clock plays for a few seconds.
+// Prints one tab-separated line per size:
+//
+//   bench  import  <requests>  <wall ms>  <longest task ms>  <tasks ≥ 50 ms>
+//          <frame median ms>  <frame p95 ms>
+//   bench  import  <requests>  pending  <why>
+//
+// "Wall" is from the click to the end of the last main-thread task of the import
+// (Long Tasks API; a task under 50 ms is not reported, so the wall is exact to
+// within a frame), once the page shows the custom scenario with the imported
+// stream. "Longest task" is the longest of those. The frames are
+// requestAnimationFrame intervals over RATELAB_IMPORT_PLAY_MS of playing after it.
+//
+//   RATELAB_DIST              the built page (default: ../../../dist)
+//   RATELAB_IMPORT_SIZES      request counts (default 200000,2000000)
+//   RATELAB_IMPORT_PLAY_MS    how long to play after the import (default 4000)
+//   RATELAB_IMPORT_PROFILE    =dir: record a CPU profile of each import there
+//                             (import-<n>.cpuprofile) and print its top functions
+//
+// Run: node crates/bench/browser/import.mjs (after `cargo xtask test --only build`),
+// with RATELAB_CHROMIUM (and RATELAB_CHROMIUM_FLAGS) as for the other parts.
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve, chromiumOptions, printProfile, median } from './serve.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const dist = resolve(process.env.RATELAB_DIST ?? join(here, '..', '..', '..', 'dist'));
+const sizes = (process.env.RATELAB_IMPORT_SIZES ?? '200000,2000000').split(',').filter(Boolean).map(Number);
+const playMs = Number(process.env.RATELAB_IMPORT_PLAY_MS ?? 4000);
+const profileDir = process.env.RATELAB_IMPORT_PROFILE;
+const line = (...fields) => console.log(['bench', 'import', ...fields].join('\t'));
+
+function recordLongTasks() {
+  window.__tasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__tasks.push([e.startTime, e.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+async function once(browser, url, n) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  try {
+    await page.addInitScript(recordLongTasks);
+    await page.goto(url);
+    await page.locator('article.lane').first().waitFor({ timeout: 60_000 });
+    const box = page.locator('details.json').first();
+    if (!(await box.isVisible())) await page.locator('details.setup-fold > summary').first().click();
+    await box.locator('summary').click();
+    await page.waitForTimeout(1000);
+    // The config, written into the box in the page.
+    await page.evaluate((n) => {
+      const times = new Array(n);
+      for (let i = 0; i < n; i++) times[i] = i * 5;
+      const config = {
+        requests: times,
+        limiters: [
+          { algorithm: 'fixed_window', limit: 5, period_ms: 10000 },
+          { algorithm: 'sliding_log', limit: 5, period_ms: 10000 },
+          { algorithm: 'token_bucket', limit: 5, period_ms: 10000 },
+        ],
+      };
+      const area = document.querySelector('details.json textarea');
+      area.value = JSON.stringify(config);
+      area.dispatchEvent(new Event('input', { bubbles: true }));
+      area.dispatchEvent(new Event('change', { bubbles: true }));
+    }, n);
+    await page.waitForTimeout(1000);
+    let cdp;
+    if (profileDir) {
+      cdp = await context.newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await cdp.send('Profiler.start');
+    }
+    const t0 = await page.evaluate(() => {
+      window.__tasks = [];
+      window.__click = performance.now();
+      document.querySelector('details.json button.import').click();
+      return window.__click;
+    });
+    // Quiet: every 100 ms poll answered within 150 ms, for 1.5 s.
+    let quietSince = Date.now();
+    let last = await page.evaluate(() => performance.now());
+    while (Date.now() - quietSince < 1500) {
+      await page.waitForTimeout(100);
+      const now = await page.evaluate(() => performance.now());
+      if (now - last > 250) quietSince = Date.now();
+      last = now;
+    }
+    if (cdp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      console.log(['bench', 'profile', `import ${n}`].join('\t'));
+      printProfile(profile, 25);
+      await writeFile(join(profileDir, `import-${n}.cpuprofile`), JSON.stringify(profile));
+    }
+    const state = await page.evaluate(() => ({
+      scenario: document.querySelector('select[name="scenario"]')?.value,
+      error: document.querySelector('details.json .error')?.textContent ?? '',
+      tasks: window.__tasks,
+    }));
+    if (problems.length) throw new Error(`page errors: ${problems.join('; ')}`);
+    if (state.scenario !== 'custom' || state.error) {
+      throw new Error(`not imported: scenario ${state.scenario}, error "${state.error.slice(0, 200)}"`);
+    }
+    const after = state.tasks.filter(([s]) => s >= t0 - 1);
+    const ends = after.map(([s, d]) => s + d);
+    const wall = ends.length ? Math.max(...ends) - t0 : NaN;
+    const longest = after.length ? Math.max(...after.map(([, d]) => d)) : 0;
+    // Play, and time the frames.
+    await page.locator('button.play').first().click();
+    const frames = await page.evaluate(
+      (ms) =>
+        new Promise((done) => {
+          const out = [];
+          let prev = performance.now();
+          const end = prev + ms;
+          const step = (t) => {
+            out.push(t - prev);
+            prev = t;
+            if (t < end) requestAnimationFrame(step);
+            else done(out);
+          };
+          requestAnimationFrame(step);
+        }),
+      playMs,
+    );
+    const sorted = frames.slice(1).sort((a, b) => a - b);
+    const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? NaN;
+    return { wall, longest, long: after.length, frameMedian: median(sorted), frameP95: p95 };
+  } finally {
+    await context.close();
+  }
+}
+
+if (!existsSync(join(dist, 'index.html'))) {
+  for (const n of sizes) line(n, 'pending', `no ${join(dist, 'index.html')} (cargo xtask test --only build first)`);
+  process.exit(0);
+}
+const server = await serve({ '/': dist });
+const browser = await chromium.launch(chromiumOptions());
+try {
+  const url = `http://127.0.0.1:${server.address().port}/index.html?scenario=golden`;
+  for (const n of sizes) {
+    try {
+      const r = await once(browser, url, n);
+      line(n, r.wall.toFixed(0), r.longest.toFixed(0), r.long, r.frameMedian.toFixed(1), r.frameP95.toFixed(1));
+    } catch (e) {
+      line(n, 'pending', `the harness failed: ${String(e.message ?? e).split('\n')[0]}`);
+    }
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
