@@ -141,6 +141,52 @@ impl Deref for Shared {
     }
 }
 
+/// The JSON box's text, shared between the model and the page. It can be the
+/// whole of an imported stream (18 MB for 2 000 000 requests), and the page's memo
+/// over it re-runs whenever the model changes (every frame while the clock plays),
+/// so two are equal only if they are the same text: comparing the contents would
+/// read all of it every frame. Every change of the box's text is a new one.
+#[derive(Clone, Debug)]
+pub struct BoxText(Arc<str>);
+
+impl PartialEq for BoxText {
+    fn eq(&self, other: &BoxText) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for BoxText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for BoxText {
+    fn from(text: &str) -> BoxText {
+        BoxText(Arc::from(text))
+    }
+}
+
+impl From<String> for BoxText {
+    fn from(text: String) -> BoxText {
+        BoxText(Arc::from(text))
+    }
+}
+
+/// The custom stream as its text box shows it (times separated by spaces), or,
+/// for a stream longer than the box takes ([`share::MAX_URL_REQUESTS`], the cap of
+/// [`Action::ApplyRequests`]), `Err` with its length: the box is left empty and a
+/// short line says why. (Written out, 2 000 000 requests are 14 MB of text that
+/// took over a second to make and lay out, in a box that would refuse it back.)
+pub fn custom_text(stream: &ratelab_sim::Stream) -> Result<String, usize> {
+    let n = stream.requests.len();
+    if n > share::MAX_URL_REQUESTS {
+        return Err(n);
+    }
+    Ok(share::format_requests(stream).replace(',', " "))
+}
+
 /// A parameter a lane's form fields set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LaneField {
@@ -261,7 +307,7 @@ pub struct Playground {
     /// Inline errors.
     pub errors: Vec<(Place, String)>,
     /// The JSON box's text.
-    pub json: Arc<str>,
+    pub json: BoxText,
     /// Whether the JSON box is open.
     pub json_open: bool,
     /// Whether the JSON was just copied.
@@ -335,7 +381,7 @@ impl Playground {
             run: Shared(Arc::new(Run { setup: share, sim })),
             notices: notes,
             errors: Vec::new(),
-            json: Arc::from(""),
+            json: BoxText::from(""),
             json_open: false,
             copied: false,
             sweep: None,
@@ -477,7 +523,7 @@ impl Playground {
             Action::Export => self.export_json(),
             Action::Import(text) => self.import_json(&text),
             Action::JsonEdited(text) => {
-                self.json = text.into();
+                self.set_json(text);
                 self.copied = false;
             }
             Action::JsonOpen(open) => self.json_open = open,
@@ -679,8 +725,16 @@ impl Playground {
         self.set_error(Place::Json, None);
     }
 
+    /// The JSON box's text is `text` (the same text as before is kept as it was: a
+    /// new one is written back into the box, megabytes for a big import).
+    fn set_json(&mut self, text: impl AsRef<str> + Into<BoxText>) {
+        if *self.json != *text.as_ref() {
+            self.json = text.into();
+        }
+    }
+
     fn import_json(&mut self, text: &str) {
-        self.json = text.into();
+        self.set_json(text);
         self.json_open = true;
         let result = Config::from_json(text).map_err(String::from).and_then(|c| {
             let mut lanes = c.lanes;
@@ -1160,6 +1214,55 @@ mod tests {
             Some("limiters[0].period_ms: must be > 0")
         );
         assert_eq!(p.sim().len(), 3);
+    }
+
+    /// An import of `n` requests, one every 5 ms, on three lanes.
+    fn import_text(n: u64) -> String {
+        let times: Vec<String> = (0..n).map(|i| (i * 5).to_string()).collect();
+        format!(
+            r#"{{"requests": [{}], "limiters": [{{"algorithm": "fixed_window", "limit": 5, "period_ms": 10000}}, {{"algorithm": "sliding_log", "limit": 5, "period_ms": 10000}}, {{"algorithm": "gcra", "limit": 5, "period_ms": 10000}}]}}"#,
+            times.join(",")
+        )
+    }
+
+    #[test]
+    fn a_stream_longer_than_the_custom_box_takes_is_not_written_out() {
+        let mut p = page("scenario=golden");
+        p.apply(Action::Import(import_text(20_001)));
+        assert_eq!(p.error(Place::Json), None);
+        assert_eq!(p.sim().len(), 20_001);
+        assert_eq!(custom_text(&p.setup().requests), Err(20_001));
+        // At the box's cap it is still written out, and reads back.
+        let at_cap = ratelab_sim::Stream::from_times((0..share::MAX_URL_REQUESTS as u64).map(|i| i * 5));
+        let text = custom_text(&at_cap).expect("at the cap");
+        p.apply(Action::ApplyRequests(text));
+        assert_eq!(p.error(Place::Requests), None);
+        assert_eq!(p.sim().len(), share::MAX_URL_REQUESTS as u64);
+        let small = ratelab_sim::Stream::from_times([2_000, 7_000, 8_500]);
+        assert_eq!(custom_text(&small), Ok("2s 7s 8.5s".to_string()));
+    }
+
+    #[test]
+    fn the_json_text_is_compared_by_pointer_and_kept_when_unchanged() {
+        // Equal texts that are not the same one differ: the page's memo never reads
+        // the text to compare it.
+        let a = BoxText::from("{}");
+        assert_ne!(a, BoxText::from("{}"));
+        assert_eq!(a, a.clone());
+        let mut p = page("scenario=golden");
+        let text = import_text(300);
+        p.apply(Action::JsonEdited(text.clone()));
+        let edited = p.json.clone();
+        // Importing the text the box already holds keeps it (nothing to write
+        // back into the box), and so do the frames after it.
+        p.apply(Action::Import(text.clone()));
+        assert_eq!(p.sim().len(), 300);
+        assert!(p.json == edited);
+        p.apply(Action::Play);
+        p.advance(100.0);
+        assert!(p.json == edited);
+        p.apply(Action::JsonEdited(format!("{text} ")));
+        assert!(p.json != edited);
     }
 
     #[test]
