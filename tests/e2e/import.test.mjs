@@ -73,3 +73,25 @@ test('the work budget refuses in Vietnamese on the Vietnamese page', async (t) =
   assert.match(said, /scenario=edge-burst: quá nhiều cho một lần chạy: khoảng [\d.]+ [KMGT]B bộ nhớ/);
   assert.doesNotMatch(said, /too much|over the budget/);
 });
+
+test('a big import is built in slices with a progress line, then runs', async (t) => {
+  const page = await open(t, site.browser, `${site.base}?scenario=golden`);
+  await page.locator('article.lane').first().waitFor();
+  // Every text the progress line shows (a MutationObserver sees each one).
+  await page.evaluate(() => {
+    window.__progress = [];
+    new MutationObserver(() => {
+      const p = document.querySelector('details.json .building')?.textContent;
+      if (p && window.__progress.at(-1) !== p) window.__progress.push(p);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await importRequests(page, 100_000);
+  await page.waitForFunction(() => document.querySelector('select[name="scenario"]')?.value === 'custom');
+  const seen = await page.evaluate(() => window.__progress);
+  assert.ok(seen.length >= 2, JSON.stringify(seen));
+  assert.match(seen[0], /^building… 0 % \(0 of 100000 requests\)$/);
+  assert.ok(seen.some((p) => /^building… [1-9]\d? %/.test(p)), JSON.stringify(seen));
+  assert.equal(await page.locator('details.json .building').textContent(), '');
+  assert.equal(await page.locator('details.json .error').textContent(), '');
+  assert.match(await page.locator('.custom .too-many').textContent(), /^100000 requests imported/);
+});

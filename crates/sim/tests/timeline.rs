@@ -451,7 +451,10 @@ fn in_slices(mut t: Timeline, s: &Stream, sizes: &[usize]) -> Result<Timeline, T
         }
         assert_eq!(at.done(), before + n, "a slice of {n} pushes {n}");
         calls += 1;
-        assert!(calls <= s.requests.len() * sizes.len() + sizes.len(), "never done");
+        assert!(
+            calls <= s.requests.len() * sizes.len() + sizes.len(),
+            "never done"
+        );
     }
     Ok(t)
 }
@@ -462,7 +465,8 @@ fn many_keys(n: u32) -> Stream {
     let mut s = Stream::new();
     s.keys.extend((0..13).map(|k| format!("k{k}")));
     for i in 0..n {
-        s.requests.push(Request::keyed(u64::from(i) * 37, 1 + i % 13));
+        s.requests
+            .push(Request::keyed(u64::from(i) * 37, 1 + i % 13));
     }
     s
 }

@@ -16,7 +16,7 @@ use ratelab_sim::share::{
     MAX_PLAYGROUND_LANES,
 };
 use ratelab_sim::sweep::Sweep;
-use ratelab_sim::{Config, LaneSpec, ScenarioId};
+use ratelab_sim::{Config, Extending, LaneSpec, ScenarioId, SimError, Timeline};
 
 use crate::learn::{self, OpenLesson};
 use crate::model::Sim;
@@ -187,6 +187,32 @@ pub fn custom_text(stream: &ratelab_sim::Stream) -> Result<String, usize> {
     Ok(share::format_requests(stream).replace(',', " "))
 }
 
+/// An import of more requests than this is built a slice of this many at a time,
+/// between frames ([`Building`]); a slice is a few tens of ms of work.
+pub const SLICE: usize = 20_000;
+
+/// An import being built a slice at a time ([`Action::BuildSome`], one slice
+/// after each frame the page paints), so that the page keeps answering and shows
+/// how far it is. The setup in force stays until the build is done; a new change
+/// of the setup cancels it.
+#[derive(Debug)]
+pub struct Building {
+    setup: Setup,
+    config: Config,
+    timeline: Timeline,
+    at: Extending,
+}
+
+impl Building {
+    /// Requests built so far, and of how many.
+    pub fn progress(&self) -> (u64, u64) {
+        (
+            self.at.done() as u64,
+            self.config.stream.requests.len() as u64,
+        )
+    }
+}
+
 /// A parameter a lane's form fields set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LaneField {
@@ -255,6 +281,8 @@ pub enum Action {
     JsonEdited(String),
     /// The JSON box was opened or closed.
     JsonOpen(bool),
+    /// Build the next slice of a big import ([`Building`]).
+    BuildSome,
     /// The JSON box's text was copied to the clipboard.
     Copied,
     /// Lab D's sweep started.
@@ -330,6 +358,8 @@ pub struct Playground {
     /// (by the link or the picker): the page opens it in the service build, an
     /// embed links there (README, "The service view").
     pub service_page: Option<String>,
+    /// A big import being built, a slice at a time.
+    pub building: Option<Box<Building>>,
     /// The clock's exact position while playing (fractions of a ms add up).
     virtual_ms: f64,
 }
@@ -392,6 +422,7 @@ impl Playground {
             lesson,
             stop_at: None,
             service_page,
+            building: None,
             virtual_ms: now as f64,
         };
         if let (Some(open), true) = (lesson, play_lesson) {
@@ -527,6 +558,7 @@ impl Playground {
                 self.copied = false;
             }
             Action::JsonOpen(open) => self.json_open = open,
+            Action::BuildSome => self.build_some(),
             Action::Copied => self.copied = true,
             Action::SweepStarted => self.sweep_running = true,
             Action::SweepDone(result) => {
@@ -564,6 +596,8 @@ impl Playground {
     /// Changes the setup: the new one is built and run first, so an error (the
     /// engine's message) leaves everything as it was.
     fn change(&mut self, f: impl FnOnce(&mut Setup)) -> Result<(), String> {
+        // A new change wins over an import still being built.
+        self.building = None;
         let mut next = self.setup().clone();
         f(&mut next);
         if next == *self.setup() {
@@ -746,18 +780,73 @@ impl Playground {
                 lanes.truncate(MAX_PLAYGROUND_LANES);
             }
             normalise_ids(&mut lanes);
-            self.change(|s| {
-                *s = Setup::for_scenario(ScenarioId::Custom);
-                s.lanes = lanes;
-                s.requests = c.stream;
-                s.window_ms = c.window_ms;
-            })
+            let mut next = Setup::for_scenario(ScenarioId::Custom);
+            next.lanes = lanes;
+            next.requests = c.stream;
+            next.window_ms = c.window_ms;
+            if next.requests.requests.len() > SLICE && next != *self.setup() {
+                return self.start_building(next).map(|()| false);
+            }
+            self.change(|s| *s = next).map(|()| true)
         });
-        if result.is_ok() {
+        if result == Ok(true) {
             self.now = 0;
             self.virtual_ms = 0.0;
         }
         self.set_error(Place::Json, result.err());
+    }
+
+    /// Starts building `next` a slice at a time: checked against the budget (and
+    /// the key cap) first, as [`Sim::new`] does, so a refusal is at once.
+    fn start_building(&mut self, next: Setup) -> Result<(), String> {
+        self.building = None;
+        let config = next.playground_config().map_err(String::from)?;
+        let (timeline, at) = Timeline::prepare(&config).map_err(String::from)?;
+        self.building = Some(Box::new(Building {
+            setup: next,
+            config,
+            timeline,
+            at,
+        }));
+        Ok(())
+    }
+
+    /// The next slice of the import being built; the last one puts it in force
+    /// (as a whole import does: the clock at 0).
+    fn build_some(&mut self) {
+        let Some(b) = self.building.as_mut() else {
+            return;
+        };
+        let Building {
+            config,
+            timeline,
+            at,
+            ..
+        } = &mut **b;
+        match timeline.extend_some(&config.stream, at, SLICE) {
+            Ok(false) => {}
+            Ok(true) => {
+                if let Some(b) = self.building.take() {
+                    let Building {
+                        setup,
+                        config,
+                        timeline,
+                        ..
+                    } = *b;
+                    let sim = Sim::from_timeline(config, timeline);
+                    self.run = Shared(Arc::new(Run { setup, sim }));
+                    self.chosen = None;
+                    self.playing = false;
+                    self.now = 0;
+                    self.virtual_ms = 0.0;
+                }
+            }
+            Err(e) => {
+                self.building = None;
+                let e = SimError::at("", e).to_string();
+                self.set_error(Place::Json, Some(e));
+            }
+        }
     }
 
     fn seek(&mut self, t: u64) {
@@ -1229,17 +1318,59 @@ mod tests {
     fn a_stream_longer_than_the_custom_box_takes_is_not_written_out() {
         let mut p = page("scenario=golden");
         p.apply(Action::Import(import_text(20_001)));
+        while p.building.is_some() {
+            p.apply(Action::BuildSome);
+        }
         assert_eq!(p.error(Place::Json), None);
         assert_eq!(p.sim().len(), 20_001);
         assert_eq!(custom_text(&p.setup().requests), Err(20_001));
         // At the box's cap it is still written out, and reads back.
-        let at_cap = ratelab_sim::Stream::from_times((0..share::MAX_URL_REQUESTS as u64).map(|i| i * 5));
+        let at_cap =
+            ratelab_sim::Stream::from_times((0..share::MAX_URL_REQUESTS as u64).map(|i| i * 5));
         let text = custom_text(&at_cap).expect("at the cap");
         p.apply(Action::ApplyRequests(text));
         assert_eq!(p.error(Place::Requests), None);
         assert_eq!(p.sim().len(), share::MAX_URL_REQUESTS as u64);
         let small = ratelab_sim::Stream::from_times([2_000, 7_000, 8_500]);
         assert_eq!(custom_text(&small), Ok("2s 7s 8.5s".to_string()));
+    }
+
+    #[test]
+    fn a_big_import_is_built_in_slices_and_a_new_change_cancels_it() {
+        let n = SLICE as u64 * 2 + 7;
+        let mut p = page("scenario=golden");
+        let text = import_text(n);
+        p.apply(Action::Import(text.clone()));
+        // Nothing in force yet: the golden stream still runs, and plays.
+        assert_eq!(p.setup().scenario, ScenarioId::Golden);
+        assert_eq!(p.building.as_ref().map(|b| b.progress()), Some((0, n)));
+        p.apply(Action::Play);
+        assert!(p.advance(100.0));
+        let mut seen = Vec::new();
+        while let Some(b) = &p.building {
+            seen.push(b.progress().0);
+            p.apply(Action::BuildSome);
+        }
+        assert_eq!(seen, [0, SLICE as u64, 2 * SLICE as u64]);
+        assert_eq!(p.error(Place::Json), None);
+        assert_eq!(
+            (p.setup().scenario, p.sim().len(), p.now),
+            (ScenarioId::Custom, n, 0)
+        );
+        // What the slices built is what one whole build makes.
+        let whole = crate::model::Sim::new(p.setup()).expect("runs");
+        assert_eq!(
+            format!("{:?}", whole.timeline),
+            format!("{:?}", p.sim().timeline)
+        );
+        // A change while an import is built cancels it; the change is in force.
+        let mut q = page("scenario=golden");
+        q.apply(Action::Import(text));
+        q.apply(Action::BuildSome);
+        q.apply(Action::Scenario(ScenarioId::LabB));
+        assert!(q.building.is_none());
+        q.apply(Action::BuildSome);
+        assert_eq!(q.setup().scenario, ScenarioId::LabB);
     }
 
     #[test]

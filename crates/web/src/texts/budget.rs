@@ -166,6 +166,7 @@ pub fn localise(line: &str, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(not(target_arch = "wasm32"))]
     use proptest::prelude::*;
     use ratelab_sim::{Budget, Cost};
 
@@ -174,7 +175,14 @@ mod tests {
         String::from(cost.check(budget).expect_err("over the budget"))
     }
 
-    fn cost(requests: u64, lanes: u64, bytes: u64, steps: u64, query: u64, state: Option<(usize, u64)>) -> Cost {
+    fn cost(
+        requests: u64,
+        lanes: u64,
+        bytes: u64,
+        steps: u64,
+        query: u64,
+        state: Option<(usize, u64)>,
+    ) -> Cost {
         Cost {
             requests,
             lanes,
@@ -218,7 +226,11 @@ mod tests {
             assert!(!vi.contains("too much"), "{vi}");
             assert_eq!(numbers(&vi), numbers(line), "{vi}\n{line}");
         }
-        assert!(lines[0].contains("2000000 requests × 3 limiters"), "{}", lines[0]);
+        assert!(
+            lines[0].contains("2000000 requests × 3 limiters"),
+            "{}",
+            lines[0]
+        );
         assert!(BUDGET.vi.memory.contains("bộ nhớ"));
     }
 
@@ -242,7 +254,10 @@ mod tests {
         let line = engine(&cost(20, 2, 100 << 20, 1, 1, None), &Budget::PLAYGROUND);
         let with_path = format!("requests: {line}");
         let vi = localise(&with_path, Lang::Vi);
-        assert!(vi.starts_with("requests: quá nhiều cho một lần chạy"), "{vi}");
+        assert!(
+            vi.starts_with("requests: quá nhiều cho một lần chạy"),
+            "{vi}"
+        );
         assert_eq!(localise(&with_path, Lang::En), with_path);
         let notice = format!("scenario=custom: {line}; showing the scenario's defaults");
         let vi = super::super::errors::notice(&notice, Lang::Vi);
@@ -250,6 +265,8 @@ mod tests {
         assert!(!vi.contains("too much"), "{vi}");
     }
 
+    // (proptest is a native dev-dependency only.)
+    #[cfg(not(target_arch = "wasm32"))]
     proptest! {
         /// Whatever the figures, English is the engine's line byte for byte and
         /// Vietnamese carries the same numbers.

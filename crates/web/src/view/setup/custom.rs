@@ -28,7 +28,7 @@ fn CustomBox() -> impl IntoView {
     let area = NodeRef::<Textarea>::new();
     // A stream longer than the box takes is not written out (see `custom_text`).
     let shown = Memo::new(move |_| ctx.run.with(|s| custom_text(&s.setup.requests)));
-    let typed = move || shown.with(|s| s.as_ref().map(String::clone).unwrap_or_default());
+    let typed = move || shown.with(|s| s.clone().unwrap_or_default());
     let too_many = move || {
         let n = shown.with(|s| s.as_ref().err().copied())?;
         let line = SETUP.get(ctx.lang.get()).custom_too_many;

@@ -67,6 +67,7 @@ pub fn JsonBox() -> impl IntoView {
             <span class="error" role="alert">
                 {error}
             </span>
+            <super::building::Building />
             <div class="buttons">
                 <button type="button" class="export" on:click=move |_| ctx.act(Action::Export)>
                     {text(&JSON, |t| t.export)}
