@@ -3,7 +3,8 @@
 // empty under a short line that says how many were imported, in the page's
 // language. The big text boxes say autocomplete="off" (else Chromium copies their
 // megabytes into every history entry the page's URL writes). The page's own link
-// still opens after such an import. And the work budget's refusal is said in
+// still opens after such an import; the boxes are their own layout roots
+// (`contain: strict`), so a frame never lays their text out. And the work budget's refusal is said in
 // Vietnamese on the Vietnamese page. Speed is measured by
 // crates/bench/browser/import.mjs, never here.
 import { test } from 'node:test';
@@ -45,6 +46,12 @@ test('an import over the custom box cap shows a short line, not the stream', asy
   assert.equal(await page.locator('.custom textarea').inputValue(), '');
   for (const box of ['.custom textarea', 'details.json textarea']) {
     assert.equal(await page.locator(box).getAttribute('autocomplete'), 'off', box);
+    // Its own layout root, with a height of its own (not collapsed by it).
+    const [contain, height] = await page
+      .locator(box)
+      .evaluate((e) => [getComputedStyle(e).contain, e.getBoundingClientRect().height]);
+    assert.equal(contain, 'strict', box);
+    assert.ok(height > 40, `${box}: ${height} px high`);
   }
   // In Vietnamese too.
   await page.locator('label.lang select').selectOption('vi');
