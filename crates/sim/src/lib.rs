@@ -96,5 +96,5 @@ pub use run::{run, run_with, trace, trace_each, Decided, LaneReport, LaneTrace, 
 pub use scenario::{scenario, scenario_info, Overrides, ScenarioId, ScenarioInfo, SCENARIOS};
 pub use stream::{Request, Stream, MAX_REQUESTS, MAX_TIME_MS};
 pub use sweep::{sweep, Sweep, SweepRow, SweepSpec};
-pub use timeline::{BusiestWindow, Outcome, Timeline, TimelineError, TimelineLimits};
+pub use timeline::{BusiestWindow, Extending, Outcome, Timeline, TimelineError, TimelineLimits};
 pub use yardstick::{Yardstick, HISTOGRAM_BUCKET_MS, HISTOGRAM_MAX_BUCKETS};

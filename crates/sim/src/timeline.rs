@@ -250,6 +250,21 @@ pub struct Timeline {
     limits: TimelineLimits,
 }
 
+/// Where a build of a stream a slice at a time stands ([`Timeline::extend_some`]):
+/// the next request, and the timeline's id of each of the stream's keys seen so far.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Extending {
+    next: usize,
+    ids: Vec<Option<u32>>,
+}
+
+impl Extending {
+    /// How many requests of the stream are in.
+    pub fn done(&self) -> usize {
+        self.next
+    }
+}
+
 impl Timeline {
     /// Lanes with default limits; `window_ms` is the yardstick window (`None` = each
     /// lane's period). The key table starts as `[""]`.
@@ -261,13 +276,22 @@ impl Timeline {
     /// refused before any work if its estimate ([`crate::cost::timeline_cost`]) is
     /// over [`Budget::PLAYGROUND`]. Errors are one line (`requests[1000].key: …`).
     pub fn from_config(config: &Config) -> Result<Timeline, SimError> {
-        let limits = TimelineLimits::DEFAULT;
-        crate::cost::timeline_cost(config, &limits).check(&Budget::PLAYGROUND)?;
-        let mut timeline = Timeline::with_limits(config.lanes.clone(), config.window_ms, limits)?;
+        let (mut timeline, mut building) = Timeline::prepare(config)?;
         timeline
-            .extend(&config.stream)
+            .extend_some(&config.stream, &mut building, usize::MAX)
             .map_err(|e| SimError::at("", e))?;
         Ok(timeline)
+    }
+
+    /// The start of [`Timeline::from_config`] a slice at a time: the budget check
+    /// and the empty timeline, and where its build stands. Then
+    /// [`Timeline::extend_some`] with the same stream until it says it is done.
+    /// (The page builds a big import this way, a slice between frames.)
+    pub fn prepare(config: &Config) -> Result<(Timeline, Extending), SimError> {
+        let limits = TimelineLimits::DEFAULT;
+        crate::cost::timeline_cost(config, &limits).check(&Budget::PLAYGROUND)?;
+        let timeline = Timeline::with_limits(config.lanes.clone(), config.window_ms, limits)?;
+        Ok((timeline, Extending::default()))
     }
 
     /// Lanes with explicit limits.
@@ -515,9 +539,29 @@ impl Timeline {
     /// first uses it), in order. Stops at the first error, with the requests before
     /// it pushed; a key over [`TimelineLimits::max_keys`] names its first request.
     pub fn extend(&mut self, stream: &Stream) -> Result<(), TimelineError> {
-        let mut ids: Vec<Option<u32>> = vec![None; stream.keys.len()];
-        for (i, r) in stream.requests.iter().enumerate() {
-            let slot = ids
+        self.extend_some(stream, &mut Extending::default(), usize::MAX)
+            .map(|_| ())
+    }
+
+    /// Pushes up to `max` more requests of `stream` from where `at` stands (as
+    /// [`Timeline::extend`] does, a slice of it), and moves `at` past them; whether
+    /// the whole stream is in. Slices of any size, `max` 0 included, build what one
+    /// [`Timeline::extend`] builds (a property test). Give the same stream to every
+    /// call of one build: `at` remembers its keys by their index in that stream.
+    pub fn extend_some(
+        &mut self,
+        stream: &Stream,
+        at: &mut Extending,
+        max: usize,
+    ) -> Result<bool, TimelineError> {
+        if at.ids.len() < stream.keys.len() {
+            at.ids.resize(stream.keys.len(), None);
+        }
+        let rest = stream.requests.get(at.next..).unwrap_or_default();
+        for r in rest.iter().take(max) {
+            let i = at.next;
+            let slot = at
+                .ids
                 .get_mut(r.key as usize)
                 .ok_or(TimelineError::UnknownKey { key: r.key })?;
             let key = match *slot {
@@ -537,8 +581,9 @@ impl Timeline {
                 }
             };
             self.push(Request { key, ..*r })?;
+            at.next += 1;
         }
-        Ok(())
+        Ok(at.next >= stream.requests.len())
     }
 
     /// Drops the oldest requests down to `retain`, up to a checkpoint.

@@ -439,3 +439,91 @@ fn the_busiest_window_is_located() {
     let none = tl.yardstick_until(0, 1_000).unwrap();
     assert_eq!((none.max_in_window, none.max_in_window_end), (0, None));
 }
+
+/// A build a slice at a time, `sizes` cycled (a 0 slice adds nothing), until done.
+fn in_slices(mut t: Timeline, s: &Stream, sizes: &[usize]) -> Result<Timeline, TimelineError> {
+    let mut at = ratelab_sim::Extending::default();
+    let mut calls = 0usize;
+    for &n in sizes.iter().cycle() {
+        let before = at.done();
+        if t.extend_some(s, &mut at, n)? {
+            return Ok(t);
+        }
+        assert_eq!(at.done(), before + n, "a slice of {n} pushes {n}");
+        calls += 1;
+        assert!(
+            calls <= s.requests.len() * sizes.len() + sizes.len(),
+            "never done"
+        );
+    }
+    Ok(t)
+}
+
+/// A keyed stream with more keys than `max_keys` allows (so the error's request
+/// index can be checked across slices).
+fn many_keys(n: u32) -> Stream {
+    let mut s = Stream::new();
+    s.keys.extend((0..13).map(|k| format!("k{k}")));
+    for i in 0..n {
+        s.requests
+            .push(Request::keyed(u64::from(i) * 37, 1 + i % 13));
+    }
+    s
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Slices of any size build exactly what one `extend` builds (every field of
+    /// the timeline: lanes, checkpoints, compaction, keys), and fail at the same
+    /// request with the same error.
+    #[test]
+    fn a_build_in_slices_is_the_whole_build(
+        duration in 1_000u64..60_000,
+        sizes in proptest::collection::vec(0usize..700, 1..5),
+        keys in 1u32..400,
+    ) {
+        let limits = TimelineLimits {
+            retain: 400,
+            checkpoint_every: 40,
+            max_keys: 10,
+            ..TimelineLimits::DEFAULT
+        };
+        let sizes: Vec<usize> = if sizes.iter().all(|&n| n == 0) { vec![1] } else { sizes };
+        for s in [stream(duration), many_keys(keys)] {
+            let fresh = || Timeline::with_limits(lanes(), None, limits).unwrap();
+            let mut whole = fresh();
+            let whole_result = whole.extend(&s);
+            let mut sliced = fresh();
+            let mut at = ratelab_sim::Extending::default();
+            let mut result = Ok(false);
+            let mut k = 0;
+            while let Ok(false) = result {
+                let n = sizes[k % sizes.len()];
+                k += 1;
+                result = sliced.extend_some(&s, &mut at, n);
+            }
+            match (&whole_result, &result) {
+                (Ok(()), Ok(true)) => {}
+                (Err(a), Err(b)) => proptest::prop_assert_eq!(a.to_string(), b.to_string()),
+                other => proptest::prop_assert!(false, "{other:?}"),
+            }
+            proptest::prop_assert_eq!(format!("{whole:?}"), format!("{sliced:?}"));
+        }
+    }
+}
+
+#[test]
+fn prepare_then_slices_is_from_config() {
+    let config = Config::new(stream(120_000), lanes(), None);
+    let whole = Timeline::from_config(&config).unwrap();
+    let (t, _) = Timeline::prepare(&config).unwrap();
+    let sliced = in_slices(t, &config.stream, &[1, 333, 0, 1_000]).unwrap();
+    assert_eq!(format!("{whole:?}"), format!("{sliced:?}"));
+    assert!(whole.len() > 1_000, "{}", whole.len());
+    // Over the budget: refused by `prepare`, before any work, with the same line.
+    let heavy = Config::new(Stream::from_times(0..2_000_000), lanes(), None);
+    let a = Timeline::from_config(&heavy).map(|_| ()).unwrap_err();
+    let b = Timeline::prepare(&heavy).map(|_| ()).unwrap_err();
+    assert_eq!(a, b);
+}

@@ -217,6 +217,16 @@ fn ms_f64(m: Ms) -> f64 {
 }
 
 impl Sim {
+    /// A setup's run from a timeline built elsewhere (a slice at a time:
+    /// [`crate::state::Building`]) of its validated `config`, without services.
+    pub fn from_timeline(config: Config, timeline: Timeline) -> Sim {
+        Sim {
+            config,
+            timeline,
+            services: None,
+        }
+    }
+
     /// Builds and runs a setup. Errors are the engine's one-line messages.
     pub fn new(state: &Setup) -> Result<Sim, String> {
         // Within the playground's budget and key cap, or the one-line reason.

@@ -16,7 +16,7 @@ use ratelab_sim::share::{
     MAX_PLAYGROUND_LANES,
 };
 use ratelab_sim::sweep::Sweep;
-use ratelab_sim::{Config, LaneSpec, ScenarioId};
+use ratelab_sim::{Config, Extending, LaneSpec, ScenarioId, SimError, Timeline};
 
 use crate::learn::{self, OpenLesson};
 use crate::model::Sim;
@@ -141,6 +141,78 @@ impl Deref for Shared {
     }
 }
 
+/// The JSON box's text, shared between the model and the page. It can be the
+/// whole of an imported stream (18 MB for 2 000 000 requests), and the page's memo
+/// over it re-runs whenever the model changes (every frame while the clock plays),
+/// so two are equal only if they are the same text: comparing the contents would
+/// read all of it every frame. Every change of the box's text is a new one.
+#[derive(Clone, Debug)]
+pub struct BoxText(Arc<str>);
+
+impl PartialEq for BoxText {
+    fn eq(&self, other: &BoxText) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for BoxText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for BoxText {
+    fn from(text: &str) -> BoxText {
+        BoxText(Arc::from(text))
+    }
+}
+
+impl From<String> for BoxText {
+    fn from(text: String) -> BoxText {
+        BoxText(Arc::from(text))
+    }
+}
+
+/// The custom stream as its text box shows it (times separated by spaces), or,
+/// for a stream longer than the box takes ([`share::MAX_URL_REQUESTS`], the cap of
+/// [`Action::ApplyRequests`]), `Err` with its length: the box is left empty and a
+/// short line says why. (Written out, 2 000 000 requests are 14 MB of text that
+/// took over a second to make and lay out, in a box that would refuse it back.)
+pub fn custom_text(stream: &ratelab_sim::Stream) -> Result<String, usize> {
+    let n = stream.requests.len();
+    if n > share::MAX_URL_REQUESTS {
+        return Err(n);
+    }
+    Ok(share::format_requests(stream).replace(',', " "))
+}
+
+/// An import of more requests than this is built a slice of this many at a time,
+/// between frames ([`Building`]); a slice is a few tens of ms of work.
+pub const SLICE: usize = 20_000;
+
+/// An import being built a slice at a time ([`Action::BuildSome`], one slice
+/// after each frame the page paints), so that the page keeps answering and shows
+/// how far it is. The setup in force stays until the build is done; a new change
+/// of the setup cancels it.
+#[derive(Debug)]
+pub struct Building {
+    setup: Setup,
+    config: Config,
+    timeline: Timeline,
+    at: Extending,
+}
+
+impl Building {
+    /// Requests built so far, and of how many.
+    pub fn progress(&self) -> (u64, u64) {
+        (
+            self.at.done() as u64,
+            self.config.stream.requests.len() as u64,
+        )
+    }
+}
+
 /// A parameter a lane's form fields set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LaneField {
@@ -209,6 +281,8 @@ pub enum Action {
     JsonEdited(String),
     /// The JSON box was opened or closed.
     JsonOpen(bool),
+    /// Build the next slice of a big import ([`Building`]).
+    BuildSome,
     /// The JSON box's text was copied to the clipboard.
     Copied,
     /// Lab D's sweep started.
@@ -261,7 +335,7 @@ pub struct Playground {
     /// Inline errors.
     pub errors: Vec<(Place, String)>,
     /// The JSON box's text.
-    pub json: Arc<str>,
+    pub json: BoxText,
     /// Whether the JSON box is open.
     pub json_open: bool,
     /// Whether the JSON was just copied.
@@ -284,6 +358,8 @@ pub struct Playground {
     /// (by the link or the picker): the page opens it in the service build, an
     /// embed links there (README, "The service view").
     pub service_page: Option<String>,
+    /// A big import being built, a slice at a time.
+    pub building: Option<Box<Building>>,
     /// The clock's exact position while playing (fractions of a ms add up).
     virtual_ms: f64,
 }
@@ -335,7 +411,7 @@ impl Playground {
             run: Shared(Arc::new(Run { setup: share, sim })),
             notices: notes,
             errors: Vec::new(),
-            json: Arc::from(""),
+            json: BoxText::from(""),
             json_open: false,
             copied: false,
             sweep: None,
@@ -346,6 +422,7 @@ impl Playground {
             lesson,
             stop_at: None,
             service_page,
+            building: None,
             virtual_ms: now as f64,
         };
         if let (Some(open), true) = (lesson, play_lesson) {
@@ -477,10 +554,11 @@ impl Playground {
             Action::Export => self.export_json(),
             Action::Import(text) => self.import_json(&text),
             Action::JsonEdited(text) => {
-                self.json = text.into();
+                self.set_json(text);
                 self.copied = false;
             }
             Action::JsonOpen(open) => self.json_open = open,
+            Action::BuildSome => self.build_some(),
             Action::Copied => self.copied = true,
             Action::SweepStarted => self.sweep_running = true,
             Action::SweepDone(result) => {
@@ -518,6 +596,8 @@ impl Playground {
     /// Changes the setup: the new one is built and run first, so an error (the
     /// engine's message) leaves everything as it was.
     fn change(&mut self, f: impl FnOnce(&mut Setup)) -> Result<(), String> {
+        // A new change wins over an import still being built.
+        self.building = None;
         let mut next = self.setup().clone();
         f(&mut next);
         if next == *self.setup() {
@@ -679,8 +759,16 @@ impl Playground {
         self.set_error(Place::Json, None);
     }
 
+    /// The JSON box's text is `text` (the same text as before is kept as it was: a
+    /// new one is written back into the box, megabytes for a big import).
+    fn set_json(&mut self, text: impl AsRef<str> + Into<BoxText>) {
+        if *self.json != *text.as_ref() {
+            self.json = text.into();
+        }
+    }
+
     fn import_json(&mut self, text: &str) {
-        self.json = text.into();
+        self.set_json(text);
         self.json_open = true;
         let result = Config::from_json(text).map_err(String::from).and_then(|c| {
             let mut lanes = c.lanes;
@@ -692,18 +780,73 @@ impl Playground {
                 lanes.truncate(MAX_PLAYGROUND_LANES);
             }
             normalise_ids(&mut lanes);
-            self.change(|s| {
-                *s = Setup::for_scenario(ScenarioId::Custom);
-                s.lanes = lanes;
-                s.requests = c.stream;
-                s.window_ms = c.window_ms;
-            })
+            let mut next = Setup::for_scenario(ScenarioId::Custom);
+            next.lanes = lanes;
+            next.requests = c.stream;
+            next.window_ms = c.window_ms;
+            if next.requests.requests.len() > SLICE && next != *self.setup() {
+                return self.start_building(next).map(|()| false);
+            }
+            self.change(|s| *s = next).map(|()| true)
         });
-        if result.is_ok() {
+        if result == Ok(true) {
             self.now = 0;
             self.virtual_ms = 0.0;
         }
         self.set_error(Place::Json, result.err());
+    }
+
+    /// Starts building `next` a slice at a time: checked against the budget (and
+    /// the key cap) first, as [`Sim::new`] does, so a refusal is at once.
+    fn start_building(&mut self, next: Setup) -> Result<(), String> {
+        self.building = None;
+        let config = next.playground_config().map_err(String::from)?;
+        let (timeline, at) = Timeline::prepare(&config).map_err(String::from)?;
+        self.building = Some(Box::new(Building {
+            setup: next,
+            config,
+            timeline,
+            at,
+        }));
+        Ok(())
+    }
+
+    /// The next slice of the import being built; the last one puts it in force
+    /// (as a whole import does: the clock at 0).
+    fn build_some(&mut self) {
+        let Some(b) = self.building.as_mut() else {
+            return;
+        };
+        let Building {
+            config,
+            timeline,
+            at,
+            ..
+        } = &mut **b;
+        match timeline.extend_some(&config.stream, at, SLICE) {
+            Ok(false) => {}
+            Ok(true) => {
+                if let Some(b) = self.building.take() {
+                    let Building {
+                        setup,
+                        config,
+                        timeline,
+                        ..
+                    } = *b;
+                    let sim = Sim::from_timeline(config, timeline);
+                    self.run = Shared(Arc::new(Run { setup, sim }));
+                    self.chosen = None;
+                    self.playing = false;
+                    self.now = 0;
+                    self.virtual_ms = 0.0;
+                }
+            }
+            Err(e) => {
+                self.building = None;
+                let e = SimError::at("", e).to_string();
+                self.set_error(Place::Json, Some(e));
+            }
+        }
     }
 
     fn seek(&mut self, t: u64) {
@@ -1160,6 +1303,97 @@ mod tests {
             Some("limiters[0].period_ms: must be > 0")
         );
         assert_eq!(p.sim().len(), 3);
+    }
+
+    /// An import of `n` requests, one every 5 ms, on three lanes.
+    fn import_text(n: u64) -> String {
+        let times: Vec<String> = (0..n).map(|i| (i * 5).to_string()).collect();
+        format!(
+            r#"{{"requests": [{}], "limiters": [{{"algorithm": "fixed_window", "limit": 5, "period_ms": 10000}}, {{"algorithm": "sliding_log", "limit": 5, "period_ms": 10000}}, {{"algorithm": "gcra", "limit": 5, "period_ms": 10000}}]}}"#,
+            times.join(",")
+        )
+    }
+
+    #[test]
+    fn a_stream_longer_than_the_custom_box_takes_is_not_written_out() {
+        let mut p = page("scenario=golden");
+        p.apply(Action::Import(import_text(20_001)));
+        while p.building.is_some() {
+            p.apply(Action::BuildSome);
+        }
+        assert_eq!(p.error(Place::Json), None);
+        assert_eq!(p.sim().len(), 20_001);
+        assert_eq!(custom_text(&p.setup().requests), Err(20_001));
+        // At the box's cap it is still written out, and reads back.
+        let at_cap =
+            ratelab_sim::Stream::from_times((0..share::MAX_URL_REQUESTS as u64).map(|i| i * 5));
+        let text = custom_text(&at_cap).expect("at the cap");
+        p.apply(Action::ApplyRequests(text));
+        assert_eq!(p.error(Place::Requests), None);
+        assert_eq!(p.sim().len(), share::MAX_URL_REQUESTS as u64);
+        let small = ratelab_sim::Stream::from_times([2_000, 7_000, 8_500]);
+        assert_eq!(custom_text(&small), Ok("2s 7s 8.5s".to_string()));
+    }
+
+    #[test]
+    fn a_big_import_is_built_in_slices_and_a_new_change_cancels_it() {
+        let n = SLICE as u64 * 2 + 7;
+        let mut p = page("scenario=golden");
+        let text = import_text(n);
+        p.apply(Action::Import(text.clone()));
+        // Nothing in force yet: the golden stream still runs, and plays.
+        assert_eq!(p.setup().scenario, ScenarioId::Golden);
+        assert_eq!(p.building.as_ref().map(|b| b.progress()), Some((0, n)));
+        p.apply(Action::Play);
+        assert!(p.advance(100.0));
+        let mut seen = Vec::new();
+        while let Some(b) = &p.building {
+            seen.push(b.progress().0);
+            p.apply(Action::BuildSome);
+        }
+        assert_eq!(seen, [0, SLICE as u64, 2 * SLICE as u64]);
+        assert_eq!(p.error(Place::Json), None);
+        assert_eq!(
+            (p.setup().scenario, p.sim().len(), p.now),
+            (ScenarioId::Custom, n, 0)
+        );
+        // What the slices built is what one whole build makes.
+        let whole = crate::model::Sim::new(p.setup()).expect("runs");
+        assert_eq!(
+            format!("{:?}", whole.timeline),
+            format!("{:?}", p.sim().timeline)
+        );
+        // A change while an import is built cancels it; the change is in force.
+        let mut q = page("scenario=golden");
+        q.apply(Action::Import(text));
+        q.apply(Action::BuildSome);
+        q.apply(Action::Scenario(ScenarioId::LabB));
+        assert!(q.building.is_none());
+        q.apply(Action::BuildSome);
+        assert_eq!(q.setup().scenario, ScenarioId::LabB);
+    }
+
+    #[test]
+    fn the_json_text_is_compared_by_pointer_and_kept_when_unchanged() {
+        // Equal texts that are not the same one differ: the page's memo never reads
+        // the text to compare it.
+        let a = BoxText::from("{}");
+        assert_ne!(a, BoxText::from("{}"));
+        assert_eq!(a, a.clone());
+        let mut p = page("scenario=golden");
+        let text = import_text(300);
+        p.apply(Action::JsonEdited(text.clone()));
+        let edited = p.json.clone();
+        // Importing the text the box already holds keeps it (nothing to write
+        // back into the box), and so do the frames after it.
+        p.apply(Action::Import(text.clone()));
+        assert_eq!(p.sim().len(), 300);
+        assert!(p.json == edited);
+        p.apply(Action::Play);
+        p.advance(100.0);
+        assert!(p.json == edited);
+        p.apply(Action::JsonEdited(format!("{text} ")));
+        assert!(p.json != edited);
     }
 
     #[test]

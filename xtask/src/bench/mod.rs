@@ -38,6 +38,7 @@
 
 mod browser;
 mod frames;
+mod import;
 mod load;
 mod machine;
 mod native;
@@ -64,17 +65,19 @@ pub enum Part {
     Load,
     Frames,
     Switch,
+    Import,
     Redis,
 }
 
 impl Part {
-    pub const ALL: [Part; 7] = [
+    pub const ALL: [Part; 8] = [
         Part::Native,
         Part::Browser,
         Part::Size,
         Part::Load,
         Part::Frames,
         Part::Switch,
+        Part::Import,
         Part::Redis,
     ];
 
@@ -86,6 +89,7 @@ impl Part {
             Part::Load => "load",
             Part::Frames => "frames",
             Part::Switch => "switch",
+            Part::Import => "import",
             Part::Redis => "redis",
         }
     }
@@ -116,7 +120,7 @@ pub struct Options {
 pub const USAGE: &str = "\
 bench options:
   --only PART[,PART]    run only these parts: native, browser, size, load,
-                        frames, switch, redis
+                        frames, switch, import, redis
   --skip PART[,PART]    run all parts but these
   --quick               shorter runs (to try the pipeline; numbers are noisier)
   --readme              also paste the table into README.md's Benchmarks section
@@ -171,6 +175,7 @@ struct Results {
     load: Option<load::Load>,
     frames: Option<frames::Frames>,
     switch: Option<switch::Switch>,
+    import: Option<import::Import>,
     redis: Option<redis::RedisBench>,
     load_before: String,
     load_after: String,
@@ -178,10 +183,12 @@ struct Results {
 }
 
 pub fn bench(ctx: &Ctx, opts: &Options) -> Result {
-    let needs_browser = opts
-        .parts
-        .iter()
-        .any(|p| matches!(p, Part::Browser | Part::Load | Part::Frames | Part::Switch));
+    let needs_browser = opts.parts.iter().any(|p| {
+        matches!(
+            p,
+            Part::Browser | Part::Load | Part::Frames | Part::Switch | Part::Import
+        )
+    });
     let tools = setup::setup(
         ctx,
         if needs_browser {
@@ -240,6 +247,12 @@ pub fn bench(ctx: &Ctx, opts: &Options) -> Result {
                     .as_deref()
                     .ok_or("no chromium (cargo xtask setup)")?;
                 r.switch = Some(switch::run(ctx, &work, chromium, opts.quick)?);
+            }
+            Part::Import => {
+                let chromium = chromium
+                    .as_deref()
+                    .ok_or("no chromium (cargo xtask setup)")?;
+                r.import = Some(import::run(ctx, &work, chromium, opts.quick)?);
             }
             Part::Redis => r.redis = Some(redis::run(ctx, opts.quick)?),
         }
@@ -335,7 +348,7 @@ mod tests {
         assert!(parse_options(&["--only".into(), "gpu".into()]).is_err());
         assert!(parse_options(&[
             "--skip".into(),
-            "native,browser,size,load,frames,switch,redis".into()
+            "native,browser,size,load,frames,switch,import,redis".into()
         ])
         .is_err());
     }

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::browser::{self, Browser};
 use super::frames::{self, Frames};
+use super::import::Import;
 use super::load::{self, Load};
 use super::native::{self, Native};
 use super::redis::{self, RedisBench};
@@ -91,6 +92,9 @@ pub(super) fn markdown(r: &Results) -> String {
     }
     if let Some(s) = &r.switch {
         switch_section(&mut t, s);
+    }
+    if let Some(i) = &r.import {
+        import_section(&mut t, i);
     }
     if let Some(b) = &r.redis {
         redis_section(&mut t, b);
@@ -451,6 +455,48 @@ fn switch_section(t: &mut String, s: &Switch) {
                     t,
                     "| → {} | – | – | ⏳ pending: {why} | – | – | – |",
                     row.to
+                );
+            }
+        }
+    }
+}
+
+fn import_section(t: &mut String, i: &Import) {
+    let _ = writeln!(
+        t,
+        "\n**A big JSON import** (the release build above, headless Chromium without GPU; \
+        the JSON box filled in the page with N requests on two lanes, then Import clicked, \
+        as a person does). Shown: from the click to the first frame with the imported \
+        stream; settled: to the end of the import's last long task; meanwhile: the frames \
+        drawn before it was shown and the longest of them; after: frame intervals while \
+        the clock plays, median / p95.\n"
+    );
+    let _ = writeln!(
+        t,
+        "| requests | shown | settled | longest task | tasks ≥ 50 ms | frames meanwhile (longest) | after |"
+    );
+    let _ = writeln!(t, "|---:|---:|---:|---:|---:|---:|---:|");
+    let rows = match i {
+        Import::Measured(rows) => rows,
+        Import::Pending(why) => {
+            let _ = writeln!(t, "| – | ⏳ pending: {why} | – | – | – | – | – |");
+            return;
+        }
+    };
+    for row in rows {
+        match &row.result {
+            Ok([shown, settled, longest, long, frames, worst, median, p95]) => {
+                let _ = writeln!(
+                    t,
+                    "| {} | {shown} ms | {settled} ms | {longest} ms | {long} | {frames} ({worst} ms) | {median} / {p95} ms |",
+                    row.requests
+                );
+            }
+            Err(why) => {
+                let _ = writeln!(
+                    t,
+                    "| {} | ⏳ pending: {why} | – | – | – | – | – |",
+                    row.requests
                 );
             }
         }

@@ -84,6 +84,9 @@ fn fill(template: &str, value: &str, max: &str) -> String {
 
 /// The engine's message `rest` (its path already split off) in `lang`.
 pub fn translate(rest: &str, lang: Lang) -> String {
+    if let Some(said) = super::budget::translate(rest, lang) {
+        return said;
+    }
     let t = ERRORS.get(lang);
     let quoted = |prefix: &str, template: &str| {
         rest.strip_prefix(prefix)
@@ -138,8 +141,9 @@ pub fn for_field(raw: &str, lang: Lang, label: impl Fn(Named<'_>) -> Option<Stri
 }
 
 /// What the link parser says after a reason, in Vietnamese.
-const VI_TAILS: [(&str, &str); 4] = [
+const VI_TAILS: [(&str, &str); 5] = [
     ("; using the default", "; dùng giá trị mặc định"),
+    ("; showing the default", "; hiện thiết lập mặc định"),
     (
         "; showing the scenario's defaults",
         "; hiện giá trị mặc định của kịch bản",

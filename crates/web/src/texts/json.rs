@@ -11,6 +11,8 @@ pub struct Json {
     pub import: &'static str,
     pub copy: &'static str,
     pub copied: &'static str,
+    /// A big import's progress (`{percent}`, `{done}`, `{total}` filled in).
+    pub building: &'static str,
 }
 
 /// The JSON box's words in every language.
@@ -21,6 +23,7 @@ pub static JSON: Tr<Json> = Tr {
         import: "Import",
         copy: "Copy",
         copied: "Copied",
+        building: "building… {percent} % ({done} of {total} requests)",
     },
     vi: Json {
         json: "JSON (định dạng của dòng lệnh)",
@@ -28,5 +31,6 @@ pub static JSON: Tr<Json> = Tr {
         import: "Nhập",
         copy: "Sao chép",
         copied: "Đã sao chép",
+        building: "đang dựng… {percent} % ({done} trên {total} yêu cầu)",
     },
 };

@@ -10,6 +10,7 @@
 //! language reactively.
 
 pub mod algorithms;
+pub mod budget;
 pub mod common;
 pub mod controls;
 pub mod errors;

@@ -16,6 +16,8 @@ pub struct Setup {
     pub remove: &'static str,
     pub custom_times: &'static str,
     pub custom_hint: &'static str,
+    /// Instead of a stream too long for the box (`{n}` and `{max}` filled in).
+    pub custom_too_many: &'static str,
     pub apply: &'static str,
 }
 
@@ -31,6 +33,7 @@ pub static SETUP: Tr<Setup> = Tr {
         remove: "Remove",
         custom_times: "Request times",
         custom_hint: "Comma or space separated: 2s 7s 8.5s, or ms (2000); t:key:cost for more",
+        custom_too_many: "{n} requests imported; too many to edit here (at most {max}): type a new stream to replace them, or export them as JSON below",
         apply: "Apply",
     },
     vi: Setup {
@@ -43,6 +46,7 @@ pub static SETUP: Tr<Setup> = Tr {
         remove: "Bỏ",
         custom_times: "Thời điểm các yêu cầu",
         custom_hint: "Cách nhau bằng dấu phẩy hoặc khoảng trắng: 2s 7s 8.5s, hoặc ms (2000); t:khóa:chi phí nếu cần",
+        custom_too_many: "Đã nhập {n} yêu cầu; quá nhiều để sửa ở đây (tối đa {max}): gõ một chuỗi mới để thay thế, hoặc xuất chúng thành JSON bên dưới",
         apply: "Áp dụng",
     },
 };

@@ -4,6 +4,7 @@ use leptos::html::Textarea;
 use leptos::prelude::*;
 
 use crate::state::{Action, Place};
+use crate::texts::budget;
 use crate::texts::json::JSON;
 use crate::view::{text, use_ctx};
 
@@ -12,10 +13,13 @@ use crate::view::{text, use_ctx};
 pub fn JsonBox() -> impl IntoView {
     let ctx = use_ctx();
     let area = NodeRef::<Textarea>::new();
+    // By pointer (`BoxText`): this memo re-runs every frame while the clock plays,
+    // and the text can be megabytes.
     let json = ctx.memo(|p| p.json.clone());
     let open = ctx.memo(|p| p.json_open);
     let copied = ctx.memo(|p| p.copied);
     let error = ctx.error(Place::Json);
+    let error = move || error.get().map(|e| budget::localise(&e, ctx.lang.get()));
     let typed = move || area.get_untracked().map(|a| a.value()).unwrap_or_default();
     let copy = move |_| {
         if let Some(w) = web_sys::window() {
@@ -49,6 +53,10 @@ pub fn JsonBox() -> impl IntoView {
                 name="json"
                 rows="6"
                 spellcheck="false"
+                // Chromium copies a form's text into every history entry the
+                // page's URL writes: 1.1 s each time with an 18 MB import in the
+                // box (README, "Big imports"); "off" leaves it out.
+                autocomplete="off"
                 aria-label=text(&JSON, |t| t.json)
                 node_ref=area
                 prop:value=Signal::derive(move || json.get().to_string())
@@ -59,6 +67,7 @@ pub fn JsonBox() -> impl IntoView {
             <span class="error" role="alert">
                 {error}
             </span>
+            <super::building::Building />
             <div class="buttons">
                 <button type="button" class="export" on:click=move |_| ctx.act(Action::Export)>
                     {text(&JSON, |t| t.export)}

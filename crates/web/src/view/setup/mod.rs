@@ -4,6 +4,7 @@
 //! under the lanes, [`crate::view::sweep`].)
 
 pub mod budget;
+pub mod building;
 pub mod custom;
 pub mod json;
 pub mod lanes;

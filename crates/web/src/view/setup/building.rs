@@ -1,0 +1,45 @@
+//! A big import's progress while it is built a slice at a time
+//! ([`crate::state::Building`]), and what drives it: one slice after each frame
+//! the page paints, so the page keeps answering (the clock plays, the form takes
+//! edits; a new change of the setup cancels the build).
+
+use leptos::prelude::*;
+
+use crate::state::Action;
+use crate::texts::json::JSON;
+use crate::view::use_ctx;
+
+/// "building… 40 %" while an import is built (nothing otherwise).
+#[component]
+pub fn Building() -> impl IntoView {
+    let ctx = use_ctx();
+    let progress = ctx.memo(|p| p.building.as_ref().map(|b| b.progress()));
+    // At most one slice waits for its frame: an import started again while one
+    // waits reuses it.
+    let waiting = StoredValue::new(false);
+    Effect::new(move |_| {
+        if progress.get().is_some() && !waiting.get_value() {
+            waiting.set_value(true);
+            crate::after_paint(move || {
+                let _ = waiting.try_set_value(false);
+                ctx.act(Action::BuildSome);
+            });
+        }
+    });
+    let line = move || {
+        let (done, total) = progress.get()?;
+        let percent = done.saturating_mul(100) / total.max(1);
+        let t = JSON.get(ctx.lang.get());
+        Some(
+            t.building
+                .replace("{percent}", &percent.to_string())
+                .replace("{done}", &done.to_string())
+                .replace("{total}", &total.to_string()),
+        )
+    };
+    view! {
+        <p class="building" role="status">
+            {line}
+        </p>
+    }
+}

@@ -1,0 +1,104 @@
+// End-to-end: a big JSON import on the page (issue 17). A stream longer than the
+// custom box takes (10 000 requests) is not written out as text there: the box is
+// empty under a short line that says how many were imported, in the page's
+// language. The big text boxes say autocomplete="off" (else Chromium copies their
+// megabytes into every history entry the page's URL writes). The page's own link
+// still opens after such an import; the boxes are their own layout roots
+// (`contain: strict`), so a frame never lays their text out. And the work budget's refusal is said in
+// Vietnamese on the Vietnamese page. Speed is measured by
+// crates/bench/browser/import.mjs, never here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { open, useDist } from './helpers.mjs';
+
+const site = useDist();
+
+/** Opens the JSON box, puts a config of `n` requests in it, and imports it. */
+async function importRequests(page, n) {
+  const box = page.locator('details.json').first();
+  if (!(await box.isVisible())) await page.locator('details.setup-fold > summary').first().click();
+  await box.locator('summary').click();
+  await page.evaluate((n) => {
+    const times = Array.from({ length: n }, (_, i) => i * 5);
+    const config = {
+      requests: times,
+      limiters: [
+        { algorithm: 'fixed_window', limit: 5, period_ms: 10000 },
+        { algorithm: 'sliding_log', limit: 5, period_ms: 10000 },
+        { algorithm: 'gcra', limit: 5, period_ms: 10000 },
+      ],
+    };
+    const area = document.querySelector('details.json textarea');
+    area.value = JSON.stringify(config);
+    area.dispatchEvent(new Event('change', { bubbles: true }));
+  }, n);
+  await box.locator('button.import').click();
+}
+
+test('an import over the custom box cap shows a short line, not the stream', async (t) => {
+  const page = await open(t, site.browser, `${site.base}?scenario=golden`);
+  await page.locator('article.lane').first().waitFor();
+  await importRequests(page, 20_001);
+  await page.waitForFunction(() => document.querySelector('select[name="scenario"]')?.value === 'custom');
+  assert.equal(await page.locator('details.json .error').textContent(), '');
+  const line = page.locator('.custom .too-many');
+  assert.match(await line.textContent(), /^20001 requests imported; too many to edit here \(at most 10000\)/);
+  assert.equal(await page.locator('.custom textarea').inputValue(), '');
+  for (const box of ['.custom textarea', 'details.json textarea']) {
+    assert.equal(await page.locator(box).getAttribute('autocomplete'), 'off', box);
+    // Its own layout root, with a height of its own (not collapsed by it).
+    const [contain, height] = await page
+      .locator(box)
+      .evaluate((e) => [getComputedStyle(e).contain, e.getBoundingClientRect().height]);
+    assert.equal(contain, 'strict', box);
+    assert.ok(height > 40, `${box}: ${height} px high`);
+  }
+  // In Vietnamese too.
+  await page.locator('label.lang select').selectOption('vi');
+  assert.match(await line.textContent(), /^Đã nhập 20001 yêu cầu; quá nhiều để sửa ở đây \(tối đa 10000\)/);
+  // The page's link (written after a short delay) opens, with the custom scenario.
+  await page.waitForFunction(() => location.search.includes('scenario=custom'));
+  const link = await page.evaluate(() => location.href);
+  const again = await open(t, site.browser, link);
+  await again.locator('article.lane').first().waitFor();
+  assert.equal(await again.locator('.crash').count(), 0);
+  assert.equal(await again.locator('select[name="scenario"]').inputValue(), 'custom');
+  // A small stream typed into the emptied box replaces the imported one.
+  await page.locator('.custom textarea').fill('1s 2s 3s');
+  await page.locator('.custom button.apply').click();
+  await page.waitForFunction(() => document.querySelector('.custom textarea').value === '1s 2s 3s');
+  assert.equal(await line.textContent(), '');
+});
+
+test('the work budget refuses in Vietnamese on the Vietnamese page', async (t) => {
+  const link = 'lang=vi&scenario=edge-burst&limit=1000000&period=8000000000000000&hl=1';
+  const page = await open(t, site.browser, `${site.base}?${link}`);
+  await page.locator('article.lane').first().waitFor();
+  const notices = page.locator('.notices');
+  await notices.waitFor();
+  const said = await notices.textContent();
+  assert.match(said, /scenario=edge-burst: quá nhiều cho một lần chạy: khoảng [\d.]+ [KMGT]B bộ nhớ/);
+  assert.doesNotMatch(said, /too much|over the budget/);
+});
+
+test('a big import is built in slices with a progress line, then runs', async (t) => {
+  const page = await open(t, site.browser, `${site.base}?scenario=golden`);
+  await page.locator('article.lane').first().waitFor();
+  // Every text the progress line shows (a MutationObserver sees each one).
+  await page.evaluate(() => {
+    window.__progress = [];
+    new MutationObserver(() => {
+      const p = document.querySelector('details.json .building')?.textContent;
+      if (p && window.__progress.at(-1) !== p) window.__progress.push(p);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await importRequests(page, 100_000);
+  await page.waitForFunction(() => document.querySelector('select[name="scenario"]')?.value === 'custom');
+  const seen = await page.evaluate(() => window.__progress);
+  assert.ok(seen.length >= 2, JSON.stringify(seen));
+  assert.match(seen[0], /^building… 0 % \(0 of 100000 requests\)$/);
+  assert.ok(seen.some((p) => /^building… [1-9]\d? %/.test(p)), JSON.stringify(seen));
+  assert.equal(await page.locator('details.json .building').textContent(), '');
+  assert.equal(await page.locator('details.json .error').textContent(), '');
+  assert.match(await page.locator('.custom .too-many').textContent(), /^100000 requests imported/);
+});
