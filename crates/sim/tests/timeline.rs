@@ -459,56 +459,62 @@ fn in_slices(mut t: Timeline, s: &Stream, sizes: &[usize]) -> Result<Timeline, T
     Ok(t)
 }
 
-/// A keyed stream with more keys than `max_keys` allows (so the error's request
-/// index can be checked across slices).
-fn many_keys(n: u32) -> Stream {
-    let mut s = Stream::new();
-    s.keys.extend((0..13).map(|k| format!("k{k}")));
-    for i in 0..n {
-        s.requests
-            .push(Request::keyed(u64::from(i) * 37, 1 + i % 13));
+// proptest is a native dev-dependency only (see Cargo.toml).
+#[cfg(not(target_arch = "wasm32"))]
+mod sliced {
+    use super::*;
+
+    /// A keyed stream with more keys than `max_keys` allows (so the error's request
+    /// index can be checked across slices).
+    fn many_keys(n: u32) -> Stream {
+        let mut s = Stream::new();
+        s.keys.extend((0..13).map(|k| format!("k{k}")));
+        for i in 0..n {
+            s.requests
+                .push(Request::keyed(u64::from(i) * 37, 1 + i % 13));
+        }
+        s
     }
-    s
-}
 
-proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
 
-    /// Slices of any size build exactly what one `extend` builds (every field of
-    /// the timeline: lanes, checkpoints, compaction, keys), and fail at the same
-    /// request with the same error.
-    #[test]
-    fn a_build_in_slices_is_the_whole_build(
-        duration in 1_000u64..60_000,
-        sizes in proptest::collection::vec(0usize..700, 1..5),
-        keys in 1u32..400,
-    ) {
-        let limits = TimelineLimits {
-            retain: 400,
-            checkpoint_every: 40,
-            max_keys: 10,
-            ..TimelineLimits::DEFAULT
-        };
-        let sizes: Vec<usize> = if sizes.iter().all(|&n| n == 0) { vec![1] } else { sizes };
-        for s in [stream(duration), many_keys(keys)] {
-            let fresh = || Timeline::with_limits(lanes(), None, limits).unwrap();
-            let mut whole = fresh();
-            let whole_result = whole.extend(&s);
-            let mut sliced = fresh();
-            let mut at = ratelab_sim::Extending::default();
-            let mut result = Ok(false);
-            let mut k = 0;
-            while let Ok(false) = result {
-                let n = sizes[k % sizes.len()];
-                k += 1;
-                result = sliced.extend_some(&s, &mut at, n);
+        /// Slices of any size build exactly what one `extend` builds (every field of
+        /// the timeline: lanes, checkpoints, compaction, keys), and fail at the same
+        /// request with the same error.
+        #[test]
+        fn a_build_in_slices_is_the_whole_build(
+            duration in 1_000u64..60_000,
+            sizes in proptest::collection::vec(0usize..700, 1..5),
+            keys in 1u32..400,
+        ) {
+            let limits = TimelineLimits {
+                retain: 400,
+                checkpoint_every: 40,
+                max_keys: 10,
+                ..TimelineLimits::DEFAULT
+            };
+            let sizes: Vec<usize> = if sizes.iter().all(|&n| n == 0) { vec![1] } else { sizes };
+            for s in [stream(duration), many_keys(keys)] {
+                let fresh = || Timeline::with_limits(lanes(), None, limits).unwrap();
+                let mut whole = fresh();
+                let whole_result = whole.extend(&s);
+                let mut sliced = fresh();
+                let mut at = ratelab_sim::Extending::default();
+                let mut result = Ok(false);
+                let mut k = 0;
+                while let Ok(false) = result {
+                    let n = sizes[k % sizes.len()];
+                    k += 1;
+                    result = sliced.extend_some(&s, &mut at, n);
+                }
+                match (&whole_result, &result) {
+                    (Ok(()), Ok(true)) => {}
+                    (Err(a), Err(b)) => proptest::prop_assert_eq!(a.to_string(), b.to_string()),
+                    other => proptest::prop_assert!(false, "{other:?}"),
+                }
+                proptest::prop_assert_eq!(format!("{whole:?}"), format!("{sliced:?}"));
             }
-            match (&whole_result, &result) {
-                (Ok(()), Ok(true)) => {}
-                (Err(a), Err(b)) => proptest::prop_assert_eq!(a.to_string(), b.to_string()),
-                other => proptest::prop_assert!(false, "{other:?}"),
-            }
-            proptest::prop_assert_eq!(format!("{whole:?}"), format!("{sliced:?}"));
         }
     }
 }
