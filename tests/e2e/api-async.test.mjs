@@ -6,7 +6,7 @@
 // main-thread task of each way is printed for the README.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, open, serve, dist } from './helpers.mjs';
+import { launch, open, serve, dist, watchWorkersAndLongTasks } from './helpers.mjs';
 
 let server;
 let strict;
@@ -30,19 +30,8 @@ after(async () => {
 
 /** In the page: records the workers it starts and its long tasks; loads the API as `window.__api`. */
 async function loadApi(page) {
+  await watchWorkersAndLongTasks(page);
   await page.evaluate(async () => {
-    window.__workers = [];
-    const Real = window.Worker;
-    window.Worker = class extends Real {
-      constructor(url, options) {
-        super(url, options);
-        window.__workers.push({ url: String(url), type: options?.type });
-      }
-    };
-    window.__long = [];
-    new PerformanceObserver((l) => {
-      for (const e of l.getEntries()) window.__long.push(e.duration);
-    }).observe({ type: 'longtask' });
     const { load } = await import(new URL('ratelab.js', location.href).href);
     window.__api = await load();
     // Each way's answer as text: the value, or the error's kind and line.

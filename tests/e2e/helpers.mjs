@@ -112,6 +112,28 @@ export async function open(t, browser, url, { width = 1280, height = 900, reduce
 }
 
 /**
+ * In the page: records each Worker it starts (`window.__workers`, url and type) and
+ * the duration of each long task (`window.__long`), for tests that check heavy work
+ * leaves the main thread. Durations are printed, never asserted.
+ */
+export async function watchWorkersAndLongTasks(page) {
+  await page.evaluate(() => {
+    window.__workers = [];
+    const Real = window.Worker;
+    window.Worker = class extends Real {
+      constructor(url, options) {
+        super(url, options);
+        window.__workers.push({ url: String(url), type: options?.type });
+      }
+    };
+    window.__long = [];
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) window.__long.push(e.duration);
+    }).observe({ type: 'longtask' });
+  });
+}
+
+/**
  * For a test file that only needs dist/ and a browser: serves dist/ on a free
  * loopback port and launches Chromium before its tests, closes both after them
  * (whatever happened). Returns `{ base, browser }`, filled in by then.

@@ -3,7 +3,7 @@
 // left alone (it keeps the moment play started) and written again once it stops.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { open, useDist } from './helpers.mjs';
+import { open, useDist, watchWorkersAndLongTasks } from './helpers.mjs';
 
 const site = useDist();
 
@@ -46,20 +46,7 @@ test('playing does not rewrite the URL; stopping writes it once', async (t) => {
 // during the sweep is printed for the README, never asserted.
 test('the lab D sweep runs in a worker on the same wasm', async (t) => {
   const page = await open(t, site.browser, `${site.base}?scenario=lab-d`);
-  await page.evaluate(() => {
-    window.__workers = [];
-    const Real = window.Worker;
-    window.Worker = class extends Real {
-      constructor(url, options) {
-        super(url, options);
-        window.__workers.push({ url: String(url), type: options?.type });
-      }
-    };
-    window.__long = [];
-    new PerformanceObserver((l) => {
-      for (const e of l.getEntries()) window.__long.push(e.duration);
-    }).observe({ type: 'longtask' });
-  });
+  await watchWorkersAndLongTasks(page);
   await page.locator('article.lane').first().waitFor();
   await page.evaluate(() => (window.__long = []));
   const requested = [];
