@@ -122,55 +122,57 @@ pub struct Run {
     pub sim: Sim,
 }
 
-/// A run shared between the model and the page. A changed setup is a new run
-/// (never edited in place), so two are equal only if they are the same one: the
-/// page's memos tell a new run from the old without comparing timelines.
-#[derive(Clone, Debug)]
-pub struct Shared(Arc<Run>);
+/// A value shared between the model and the page, equal to another only if it
+/// is the same one (`Arc::ptr_eq`): the page's memos re-run whenever the model
+/// changes (every frame while the clock plays), and comparing by pointer tells a
+/// new value from the old without reading either. A change is always a new one.
+#[derive(Debug)]
+pub struct ByPtr<T: ?Sized>(Arc<T>);
 
-impl PartialEq for Shared {
-    fn eq(&self, other: &Shared) -> bool {
+impl<T: ?Sized> Clone for ByPtr<T> {
+    fn clone(&self) -> Self {
+        ByPtr(Arc::clone(&self.0))
+    }
+}
+
+impl<T: ?Sized> PartialEq for ByPtr<T> {
+    fn eq(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
     }
 }
 
-impl Deref for Shared {
-    type Target = Run;
-    fn deref(&self) -> &Run {
+impl<T: ?Sized> Deref for ByPtr<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
         &self.0
     }
 }
 
-/// The JSON box's text, shared between the model and the page. It can be the
-/// whole of an imported stream (18 MB for 2 000 000 requests), and the page's memo
-/// over it re-runs whenever the model changes (every frame while the clock plays),
-/// so two are equal only if they are the same text: comparing the contents would
-/// read all of it every frame. Every change of the box's text is a new one.
-#[derive(Clone, Debug)]
-pub struct BoxText(Arc<str>);
+/// A setup and what it runs, shared: a changed setup is a new run (never edited
+/// in place), so the page's memos tell a new run from the old without comparing
+/// timelines.
+pub type Shared = ByPtr<Run>;
 
-impl PartialEq for BoxText {
-    fn eq(&self, other: &BoxText) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+impl Shared {
+    /// A new run of `setup`.
+    pub fn new(setup: Setup, sim: Sim) -> Shared {
+        ByPtr(Arc::new(Run { setup, sim }))
     }
 }
 
-impl Deref for BoxText {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
+/// The JSON box's text. It can be the whole of an imported stream (18 MB for
+/// 2 000 000 requests), which comparing by content would read every frame.
+pub type BoxText = ByPtr<str>;
 
 impl From<&str> for BoxText {
     fn from(text: &str) -> BoxText {
-        BoxText(Arc::from(text))
+        ByPtr(Arc::from(text))
     }
 }
 
 impl From<String> for BoxText {
     fn from(text: String) -> BoxText {
-        BoxText(Arc::from(text))
+        ByPtr(Arc::from(text))
     }
 }
 
@@ -408,7 +410,7 @@ impl Playground {
             chosen,
             now,
             playing: false,
-            run: Shared(Arc::new(Run { setup: share, sim })),
+            run: Shared::new(share, sim),
             notices: notes,
             errors: Vec::new(),
             json: BoxText::from(""),
@@ -604,7 +606,7 @@ impl Playground {
             return Ok(());
         }
         let sim = Sim::new(&next)?;
-        self.run = Shared(Arc::new(Run { setup: next, sim }));
+        self.run = Shared::new(next, sim);
         self.chosen = None;
         self.now = self.now.min(self.end());
         self.virtual_ms = self.now as f64;
@@ -834,7 +836,7 @@ impl Playground {
                         ..
                     } = *b;
                     let sim = Sim::from_timeline(config, timeline);
-                    self.run = Shared(Arc::new(Run { setup, sim }));
+                    self.run = Shared::new(setup, sim);
                     self.chosen = None;
                     self.playing = false;
                     self.now = 0;
@@ -883,7 +885,7 @@ impl Playground {
             Ok(_) => {
                 let mut setup = self.setup().clone();
                 setup.requests = ratelab_sim::Stream::from_times(sim.times());
-                self.run = Shared(Arc::new(Run { setup, sim }));
+                self.run = Shared::new(setup, sim);
                 self.chosen = None;
             }
             Err(e) => self.notices.push(e),

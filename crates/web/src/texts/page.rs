@@ -7,6 +7,7 @@ use super::Tr;
 #[allow(missing_docs)]
 pub struct Page {
     pub title: &'static str,
+    /// With `{limit}` and `{period}`: the first lane's ([`Page::tagline_for`]).
     pub tagline: &'static str,
     pub copy_link: &'static str,
     pub link_copied: &'static str,
@@ -20,6 +21,16 @@ pub struct Page {
     pub crash_reproduce: &'static str,
 }
 
+impl Page {
+    /// The tagline for a limit of `limit` requests per `period` (the first
+    /// lane's, so that lab B's page says "100 requests per 60 s").
+    pub fn tagline_for(&self, limit: u64, period: &str) -> String {
+        self.tagline
+            .replace("{limit}", &limit.to_string())
+            .replace("{period}", period)
+    }
+}
+
 /// The page's frame in every language.
 pub static PAGE: Tr<Page> = Tr {
     en: Page {
@@ -27,7 +38,7 @@ pub static PAGE: Tr<Page> = Tr {
         copy_link: "Copy link",
         link_copied: "Link copied",
         shareable: "The address holds the whole setup and the moment: share it to show what you see.",
-        tagline: "“5 requests per 10 seconds” means different things to different limiters. One stream of requests, several limiters side by side, every decision explained.",
+        tagline: "“{limit} requests per {period}” means different things to different limiters. One stream of requests, several limiters side by side, every decision explained.",
         language: "Language",
         notices: "Some settings in the link were ignored",
         dismiss: "Dismiss",
@@ -41,7 +52,7 @@ pub static PAGE: Tr<Page> = Tr {
         copy_link: "Chép liên kết",
         link_copied: "Đã chép liên kết",
         shareable: "Địa chỉ trang chứa toàn bộ thiết lập và thời điểm: gửi nó để người khác thấy đúng điều bạn thấy.",
-        tagline: "“5 yêu cầu mỗi 10 giây” mang nghĩa khác nhau với mỗi bộ giới hạn. Một luồng yêu cầu, nhiều bộ giới hạn đặt cạnh nhau, mỗi quyết định đều được giải thích.",
+        tagline: "“{limit} yêu cầu mỗi {period}” mang nghĩa khác nhau với mỗi bộ giới hạn. Một luồng yêu cầu, nhiều bộ giới hạn đặt cạnh nhau, mỗi quyết định đều được giải thích.",
         language: "Ngôn ngữ",
         notices: "Một số thiết lập trong liên kết đã bị bỏ qua",
         dismiss: "Đóng",

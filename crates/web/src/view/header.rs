@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use super::{text, use_ctx};
+use crate::model::time_label;
 use crate::state::Action;
 use crate::texts::page::PAGE;
 use crate::texts::Lang;
@@ -59,6 +60,21 @@ fn CopyLink() -> impl IntoView {
 #[component]
 pub fn Header() -> impl IntoView {
     let ctx = use_ctx();
+    // The first lane's limit, so that lab B's page speaks of 100 per 60 s.
+    let run = ctx.run;
+    let rate = Memo::new(move |_| {
+        run.with(|r| {
+            r.sim
+                .lanes()
+                .first()
+                .map(|l| (l.params.limit, l.params.period_ms))
+        })
+    });
+    let tagline = move || {
+        let (limit, period) = rate.get().unwrap_or((5, 10_000));
+        PAGE.get(ctx.lang.get())
+            .tagline_for(limit, &time_label(period))
+    };
     let options = Lang::ALL.map(|l| {
         view! {
             <option value=l.code() prop:selected=Signal::derive(move || ctx.lang.get() == l)>
@@ -70,7 +86,7 @@ pub fn Header() -> impl IntoView {
         <header class="masthead">
             <div>
                 <h1>"ratelab"</h1>
-                <p class="tagline">{text(&PAGE, |t| t.tagline)}</p>
+                <p class="tagline">{tagline}</p>
             </div>
             // Beside the title, not under it: the lanes stay as high on the page.
             <div class="masthead-side">

@@ -523,3 +523,19 @@ async fn zooming_out_shows_the_whole_run_or_says_why_1x_already_does() {
     assert_eq!(text(&root, ".zoom-level"), "1×");
     root.remove();
 }
+
+#[wasm_bindgen_test]
+async fn the_tagline_names_the_first_lanes_limit() {
+    let root = fresh_root();
+    let _p = mount_with(&root, &[]);
+    settle().await;
+    assert!(text(&root, ".tagline").starts_with("“5 requests per 10 s”"));
+    let root = fresh_root();
+    let _p = mount_with(&root, &[("scenario", "lab-b"), ("lang", "vi")]);
+    settle().await;
+    assert!(
+        text(&root, ".tagline").starts_with("“100 yêu cầu mỗi 60 s”"),
+        "{}",
+        text(&root, ".tagline")
+    );
+}
