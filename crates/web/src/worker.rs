@@ -189,3 +189,88 @@ pub fn sweep_in_worker(
     });
     Ok(())
 }
+
+/// In the worker: the JSON box's big text read and checked
+/// ([`crate::import::read_checked`]), as the bytes the page decodes
+/// ([`crate::import::encode`]; a content error is in them too, so the page shows
+/// the message its own reading would have given).
+#[wasm_bindgen(js_name = readImport, skip_typescript)]
+pub fn read_import(text: String) -> Vec<u8> {
+    crate::import::encode(&crate::import::read_checked(&text))
+}
+
+thread_local! {
+    /// The worker reading the latest big import, with its handlers; replaced (and
+    /// the old one stopped) by the next import's.
+    static READER: RefCell<Option<(web_sys::Worker, Handlers)>> = const { RefCell::new(None) };
+}
+
+/// Whether a worker can be asked to read an import (a loader told us where
+/// `worker.js` is; the page's policy may still refuse to start it).
+pub fn can_read() -> bool {
+    WORKER.with(|w| w.try_borrow().is_ok_and(|w| w.is_some()))
+}
+
+/// Stops the worker reading an import, if one is (its answer would be ignored).
+pub fn stop_reading() {
+    let old = READER.with(|r| r.try_borrow_mut().ok().and_then(|mut r| r.take()));
+    if let Some((worker, _)) = old {
+        worker.terminate();
+    }
+}
+
+/// Reads the JSON box's `text` (a JS string: it crosses to the worker as one,
+/// never through this module's memory) in a worker and calls `done` with what it
+/// read, or with `None` if it could not (it failed to load, or its answer is not
+/// one): the caller then reads the text itself. `Err` (nothing started) when no
+/// worker can be made. A newer call stops the worker of an older one, whose `done`
+/// is then never called.
+pub fn read_in_worker(
+    text: &JsValue,
+    done: impl FnOnce(Option<crate::import::Checked>) + 'static,
+) -> Result<(), JsValue> {
+    stop_reading();
+    let (url, module) = WORKER
+        .with(|w| w.try_borrow().ok().and_then(|w| w.clone()))
+        .ok_or_else(|| JsValue::from_str("no worker"))?;
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options(&url, &options)?;
+    let message = Object::new();
+    Reflect::set(&message, &"module".into(), &module)?;
+    Reflect::set(&message, &"read".into(), text)?;
+    type Done = Box<dyn FnOnce(Option<crate::import::Checked>)>;
+    let done: Done = Box::new(done);
+    let done = Rc::new(RefCell::new(Some(done)));
+    let finish = {
+        let worker = worker.clone();
+        move |read: Option<crate::import::Checked>| {
+            worker.terminate();
+            let taken = done.try_borrow_mut().ok().and_then(|mut d| d.take());
+            if let Some(done) = taken {
+                done(read);
+            }
+        }
+    };
+    let on_reply = finish.clone();
+    let onmessage =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let bytes = Reflect::get(&e.data(), &"read".into())
+                .ok()
+                .and_then(|b| b.dyn_into::<js_sys::Uint8Array>().ok());
+            on_reply(bytes.and_then(|b| crate::import::decode(&b.to_vec()).ok()));
+        });
+    let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| finish(None));
+    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+    if let Err(e) = worker.post_message(&message) {
+        worker.terminate();
+        return Err(e);
+    }
+    READER.with(|r| {
+        if let Ok(mut r) = r.try_borrow_mut() {
+            *r = Some((worker, (onmessage, onerror)));
+        }
+    });
+    Ok(())
+}
