@@ -10,6 +10,8 @@
 //! key table, and the lanes in the JSON format), which cross to the page as a
 //! transferred buffer and are [`decode`]d there in one pass, without reading JSON.
 
+use std::sync::{Arc, Mutex};
+
 use ratelab_sim::share::{normalise_ids, Setup, MAX_PLAYGROUND_LANES};
 use ratelab_sim::{Config, Request, ScenarioId, Stream};
 
@@ -68,6 +70,37 @@ pub fn read_checked(text: &str) -> Checked {
         Err(e) => Err(String::from(e)),
     });
     Checked { notice, result }
+}
+
+/// A worker's answer as an action carries it ([`crate::state::Action::Read`]):
+/// taken once by the playground. Equal only to itself, and printed without its
+/// contents, so that the page's actions do not compare or print configs (code
+/// the page would otherwise carry for nothing).
+#[derive(Clone)]
+pub struct Answer(Arc<Mutex<Option<Checked>>>);
+
+impl Answer {
+    /// The answer `checked`.
+    pub fn new(checked: Checked) -> Answer {
+        Answer(Arc::new(Mutex::new(Some(checked))))
+    }
+
+    /// What the worker read, the first time (`None` after).
+    pub fn take(&self) -> Option<Checked> {
+        self.0.lock().ok().and_then(|mut c| c.take())
+    }
+}
+
+impl PartialEq for Answer {
+    fn eq(&self, other: &Answer) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Answer")
+    }
 }
 
 const MAGIC: &[u8; 4] = b"rli1";

@@ -18,7 +18,7 @@ use ratelab_sim::share::{
 use ratelab_sim::sweep::Sweep;
 use ratelab_sim::{Config, Extending, LaneSpec, ScenarioId, SimError, Timeline};
 
-use crate::import::{self, Checked, Read};
+use crate::import::{self, Answer, Checked, Read};
 use crate::learn::{self, OpenLesson};
 use crate::model::Sim;
 use crate::texts::Lang;
@@ -291,7 +291,7 @@ pub enum Action {
     /// What the worker read for ticket `.0`, or `None`: it could not, and the text
     /// is read here. An answer for another ticket (a newer import, or a change of
     /// the setup since) is ignored.
-    Read(u64, Option<Box<Checked>>),
+    Read(u64, Option<Answer>),
     /// The JSON box's text was copied to the clipboard.
     Copied,
     /// Lab D's sweep started.
@@ -585,9 +585,9 @@ impl Playground {
             Action::Read(ticket, checked) => {
                 if self.reading == Some(ticket) {
                     self.reading = None;
-                    match checked {
+                    match checked.and_then(|a| a.take()) {
                         Some(c) => {
-                            let Checked { notice, result } = *c;
+                            let Checked { notice, result } = c;
                             self.imported(notice, result.map(|(s, c)| (s, Some(c))));
                         }
                         None => {
@@ -1471,7 +1471,7 @@ mod tests {
             assert_eq!(there.reading, Some(ticket));
             assert_eq!(there.setup().scenario, ScenarioId::Golden);
             let checked = import::decode(&import::encode(&import::read_checked(&text)));
-            there.apply(Action::Read(ticket, checked.ok().map(Box::new)));
+            there.apply(Action::Read(ticket, checked.ok().map(Answer::new)));
             assert_eq!(there.reading, None);
             assert_eq!(
                 shown(&settle(there)),
@@ -1495,7 +1495,7 @@ mod tests {
         p.apply(Action::Scenario(ScenarioId::LabB));
         assert_eq!(p.reading, None);
         let checked = import::read_checked(&text);
-        p.apply(Action::Read(ticket, Some(Box::new(checked))));
+        p.apply(Action::Read(ticket, Some(Answer::new(checked))));
         assert!(p.building.is_none());
         assert_eq!(p.setup().scenario, ScenarioId::LabB);
     }

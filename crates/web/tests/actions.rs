@@ -70,6 +70,14 @@ fn action() -> impl Strategy<Value = (Action, u8)> {
         text().prop_map(Action::ApplyRequests),
         Just(Action::Export),
         text().prop_map(Action::Import),
+        // A big import read in a worker: its answer (or none: read here) for a
+        // ticket that may be stale.
+        text().prop_map(Action::Reading),
+        (0u64..4, text(), any::<bool>()).prop_map(|(t, v, worker)| {
+            let read = worker
+                .then(|| ratelab_web::import::Answer::new(ratelab_web::import::read_checked(&v)));
+            Action::Read(t, read)
+        }),
         text().prop_map(Action::JsonEdited),
         any::<bool>().prop_map(Action::JsonOpen),
         Just(Action::Copied),

@@ -109,8 +109,9 @@ fn import(ctx: Ctx, area: NodeRef<Textarea>) {
     let Some(Some(ticket)) = ctx.read(|p| p.reading) else {
         return;
     };
-    let done =
-        move |read: Option<import::Checked>| ctx.act(Action::Read(ticket, read.map(Box::new)));
+    let done = move |read: Option<import::Checked>| {
+        ctx.act(Action::Read(ticket, read.map(import::Answer::new)))
+    };
     if worker::read_in_worker(&value, done).is_err() {
         ctx.act(Action::Read(ticket, None));
     }
