@@ -3,10 +3,8 @@
 // Two kinds of message:
 // - `{ module, seed }`: lab D's sweep for the page's panel (crates/web/src/worker.rs),
 //   answered with `{ rows }` or `{ error }`;
-// - `{ module, read }`: the page's JSON box's big text, read and checked
-//   (crates/web/src/import.rs), answered with `{ read }`, the bytes the page
-//   decodes, transferred (errors in the text are in them too), or `{ error }`
-//   when the engine cannot load here (the page then reads the text itself);
+// - `{ module, read }`: the JSON box's big text, read (crates/web/src/import.rs),
+//   answered with `{ read, head }` (bytes, transferred, and a text) or `{ error }`;
 // - `{ module, id, call, arg }`: `simulateAsync` / `simulateJsonAsync` of the JS API
 //   (ratelab.js), `arg` a structured clone of the caller's config or text, answered
 //   with `{ id, value }` or `{ id, error: { name, message } }`. The same exported
@@ -28,8 +26,8 @@ self.onmessage = async ({ data }) => {
   }
   try {
     if (typeof data.read === 'string') {
-      const read = readImport(data.read);
-      self.postMessage({ read }, [read.buffer]);
+      const [read, head] = readImport(data.read);
+      self.postMessage({ read, head }, [read.buffer]);
     } else if (id === undefined) {
       self.postMessage({ rows: sweepRows(data.seed) });
     } else {

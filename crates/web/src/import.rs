@@ -103,164 +103,89 @@ impl std::fmt::Debug for Answer {
     }
 }
 
-const MAGIC: &[u8; 4] = b"rli1";
-
-fn put_u32(out: &mut Vec<u8>, n: u32) {
-    out.extend_from_slice(&n.to_le_bytes());
-}
-
-fn put_text(out: &mut Vec<u8>, s: &str) {
-    // Every text here is far below 4 GB (the box takes at most 2^28 characters).
-    put_u32(out, u32::try_from(s.len()).unwrap_or(u32::MAX));
-    out.extend_from_slice(s.as_bytes());
-}
-
-/// The lanes and window of `config` in the JSON format (with no requests).
-fn rest_json(config: &Config) -> String {
-    Config::new(Stream::new(), config.lanes.clone(), config.window_ms).to_json()
-}
-
-/// [`Checked`] as bytes: the notice, then either the error or the setup's lanes
-/// and window (JSON), the config's (JSON), the key table, and each request's time
-/// (8 bytes), key and cost (4 bytes each), little-endian. The setup's requests are
-/// the config's stream (a `custom` setup runs its own requests), so they are
-/// written once.
-pub fn encode(checked: &Checked) -> Vec<u8> {
-    let mut out = Vec::new();
-    out.extend_from_slice(MAGIC);
-    put_text(&mut out, checked.notice.as_deref().unwrap_or(""));
-    match &checked.result {
-        Err(e) => {
-            out.push(0);
-            put_text(&mut out, e);
-        }
-        Ok((setup, config)) => {
-            out.push(1);
-            let of_setup = Config::new(Stream::new(), setup.lanes.clone(), setup.window_ms);
-            put_text(&mut out, &rest_json(&of_setup));
-            put_text(&mut out, &rest_json(config));
-            let stream = &config.stream;
-            let n = stream.requests.len();
-            out.reserve(n * 16 + 16);
-            put_u32(
-                &mut out,
-                u32::try_from(stream.keys.len()).unwrap_or(u32::MAX),
-            );
-            for k in &stream.keys {
-                put_text(&mut out, k);
-            }
-            put_u32(&mut out, u32::try_from(n).unwrap_or(u32::MAX));
+/// [`Checked`] as a short text and bytes. The text: the number of requests and
+/// the notice's length, each followed by `:`, the notice, then `e` and the error,
+/// or `k` and the lanes, window and key table in the JSON format (a request at 0
+/// from each key after `""`, in the table's order, which is how the JSON reader
+/// makes a table). The bytes: each request's time (8 bytes), key and cost (4 each),
+/// little-endian. The config a `custom` setup runs is its own requests, lanes and
+/// window, so only the setup is written.
+pub fn encode(checked: &Checked) -> (String, Vec<u8>) {
+    let notice = checked.notice.as_deref().unwrap_or("");
+    let mut bytes = Vec::new();
+    let (n, rest) = match &checked.result {
+        Err(e) => (0, format!("e{e}")),
+        Ok((setup, _)) => {
+            let stream = &setup.requests;
+            let keys = stream.keys.iter().enumerate().skip(1);
+            let table = Stream {
+                requests: keys.map(|(k, _)| Request::keyed(0, k as u32)).collect(),
+                keys: stream.keys.clone(),
+            };
+            let rest = Config::new(table, setup.lanes.clone(), setup.window_ms);
+            bytes.reserve(stream.requests.len() * 16);
             for r in &stream.requests {
-                out.extend_from_slice(&r.t.to_le_bytes());
+                bytes.extend_from_slice(&r.t.to_le_bytes());
+                bytes.extend_from_slice(&r.key.to_le_bytes());
+                bytes.extend_from_slice(&r.cost.to_le_bytes());
             }
-            for r in &stream.requests {
-                put_u32(&mut out, r.key);
-            }
-            for r in &stream.requests {
-                put_u32(&mut out, r.cost);
-            }
+            (stream.requests.len(), format!("k{}", rest.to_json()))
         }
-    }
-    out
-}
-
-/// Reads what [`encode`] wrote, without trusting it: bytes that are not a whole
-/// answer, or a setup that is not one, are an error (never a panic).
-struct Bytes<'a>(&'a [u8]);
-
-impl<'a> Bytes<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        if n > self.0.len() {
-            return Err(BAD.into());
-        }
-        let (head, tail) = self.0.split_at(n);
-        self.0 = tail;
-        Ok(head)
-    }
-
-    fn u32(&mut self) -> Result<u32, String> {
-        let b = self.take(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-
-    fn text(&mut self) -> Result<&'a str, String> {
-        let n = self.u32()? as usize;
-        std::str::from_utf8(self.take(n)?).map_err(|_| BAD.into())
-    }
-
-    /// `n` numbers of `W` bytes each.
-    fn array<const W: usize>(&mut self, n: usize) -> Result<&'a [u8], String> {
-        self.take(n.checked_mul(W).ok_or(BAD)?)
-    }
+    };
+    (format!("{n}:{}:{notice}{rest}", notice.len()), bytes)
 }
 
 /// The one line for an answer that cannot be read (no worker of ours writes one).
 const BAD: &str = "the import's worker sent an unreadable answer";
 
-/// The lanes and window written by [`rest_json`].
-fn rest_from(json: &str) -> Result<Config, String> {
-    Config::from_json(json).map_err(|_| BAD.to_string())
+/// A number and the text after its `:`.
+fn number(text: &str) -> Result<(usize, &str), String> {
+    let (n, rest) = text.split_once(':').ok_or(BAD)?;
+    Ok((n.parse().map_err(|_| BAD)?, rest))
 }
 
-/// The [`Checked`] that [`encode`] wrote. The stream is checked as every runner
-/// checks one ([`Stream::validate`]); the setup's budget was checked where it was
-/// read (the same code on the same module).
-pub fn decode(bytes: &[u8]) -> Result<Checked, String> {
-    let mut b = Bytes(bytes);
-    if b.take(4)? != MAGIC {
-        return Err(BAD.into());
-    }
-    let notice = Some(b.text()?.to_string()).filter(|n| !n.is_empty());
-    let ok = b.take(1)?[0];
-    if ok == 0 {
-        let e = b.text()?.to_string();
+/// The [`Checked`] that [`encode`] wrote, without trusting it: an answer that is
+/// not whole, or a setup that is not one, is an error (never a panic). The stream
+/// is checked as every runner checks one ([`Stream::validate`]); the setup's
+/// budget was checked where it was read (the same code on the same module).
+pub fn decode(head: &str, bytes: &[u8]) -> Result<Checked, String> {
+    let (n, head) = number(head)?;
+    let (len, head) = number(head)?;
+    let (notice, rest) = (head.get(..len).ok_or(BAD)?, head.get(len..).ok_or(BAD)?);
+    let notice = Some(notice.to_string()).filter(|n| !n.is_empty());
+    if let Some(e) = rest.strip_prefix('e') {
         return Ok(Checked {
             notice,
-            result: Err(e),
+            result: Err(e.to_string()),
         });
     }
-    if ok != 1 {
+    let rest = rest.strip_prefix('k').ok_or(BAD)?;
+    let rest = Config::from_json(rest).map_err(|_| BAD.to_string())?;
+    if Some(bytes.len()) != n.checked_mul(16) {
         return Err(BAD.into());
     }
-    let of_setup = rest_from(b.text()?)?;
-    let mut config = rest_from(b.text()?)?;
-    let keys = b.u32()? as usize;
-    // Each key takes at least its 4-byte length: a count beyond the bytes is a lie.
-    if keys > b.0.len() / 4 {
-        return Err(BAD.into());
-    }
-    let mut table = Vec::with_capacity(keys);
-    for _ in 0..keys {
-        table.push(b.text()?.to_string());
-    }
-    let n = b.u32()? as usize;
-    let times = b.array::<8>(n)?;
-    let key_ids = b.array::<4>(n)?;
-    let costs = b.array::<4>(n)?;
-    if !b.0.is_empty() {
-        return Err(BAD.into());
-    }
-    let requests: Vec<Request> = times
-        .chunks_exact(8)
-        .zip(key_ids.chunks_exact(4))
-        .zip(costs.chunks_exact(4))
-        .map(|((t, k), c)| Request {
-            t: u64::from_le_bytes([t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]]),
-            key: u32::from_le_bytes([k[0], k[1], k[2], k[3]]),
-            cost: u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
+    let word = |r: &[u8], at: usize| u32::from_le_bytes([r[at], r[at + 1], r[at + 2], r[at + 3]]);
+    let requests = bytes
+        .chunks_exact(16)
+        .map(|r| Request {
+            t: u64::from(word(r, 0)) | u64::from(word(r, 4)) << 32,
+            key: word(r, 8),
+            cost: word(r, 12),
         })
         .collect();
     let stream = Stream {
         requests,
-        keys: table,
+        keys: rest.stream.keys,
     };
     stream.validate().map_err(|_| BAD.to_string())?;
     let mut setup = Setup::for_scenario(ScenarioId::Custom);
-    setup.lanes = of_setup.lanes;
-    setup.window_ms = of_setup.window_ms;
-    setup.requests = stream.clone();
-    config.scenario = Some(ScenarioId::Custom);
-    config.stream = stream;
+    setup.lanes = rest.lanes;
+    setup.window_ms = rest.window_ms;
+    setup.requests = stream;
+    let config = Config {
+        scenario: Some(ScenarioId::Custom),
+        ..Config::new(setup.requests.clone(), setup.lanes.clone(), setup.window_ms)
+    };
     Ok(Checked {
         notice,
         result: Ok((setup, config)),
@@ -296,7 +221,8 @@ mod tests {
         ];
         for t in &texts {
             let checked = read_checked(t);
-            assert_eq!(decode(&encode(&checked)), Ok(checked.clone()), "{t}");
+            let (head, bytes) = encode(&checked);
+            assert_eq!(decode(&head, &bytes), Ok(checked.clone()), "{t}");
             // What the page would have read and checked on its own thread.
             let Read { notice, setup } = read(t);
             assert_eq!(checked.notice, notice);
@@ -317,28 +243,29 @@ mod tests {
 
     #[test]
     fn unreadable_bytes_are_an_error() {
-        let good = encode(&read_checked(&text(
+        let (head, good) = encode(&read_checked(&text(
             r#"[{"t":1,"key":"a"},{"t":2,"key":"b"},3]"#,
             2,
         )));
-        assert!(decode(&good).is_ok());
+        assert!(decode(&head, &good).is_ok());
+        let bad = Err(BAD.to_string());
         for cut in 0..good.len() {
-            assert_eq!(decode(&good[..cut]), Err(BAD.to_string()), "cut at {cut}");
+            assert_eq!(decode(&head, &good[..cut]), bad, "cut at {cut}");
+        }
+        for cut in 0..head.len() {
+            assert_eq!(decode(&head[..cut], &good), bad, "head cut at {cut}");
         }
         let mut longer = good.clone();
         longer.push(0);
-        assert_eq!(decode(&longer), Err(BAD.to_string()));
-        // A key index out of the table, a time out of order, a cost of 0.
-        let n = good.len();
-        for (at, byte) in [
-            (n - 4 * 3 - 4 * 3 + 2, 9u8),
-            (n - 16 * 3 + 1, 99),
-            (n - 4, 0),
-        ] {
-            let mut bad = good.clone();
-            bad[at] = byte;
-            assert_eq!(decode(&bad), Err(BAD.to_string()), "byte {at} = {byte}");
+        assert_eq!(decode(&head, &longer), bad);
+        // A key index out of the table, a time out of order, a cost of 0 (the
+        // three records: t at 0, key at 8, cost at 12 of each 16 bytes).
+        for (at, byte) in [(8 + 2, 9u8), (1, 99), (47 - 3, 0)] {
+            let mut wrong = good.clone();
+            wrong[at] = byte;
+            assert_eq!(decode(&head, &wrong), bad, "byte {at} = {byte}");
         }
+        assert_eq!(decode(&head.replacen('k', "x", 1), &good), bad);
     }
 
     #[cfg(not(target_arch = "wasm32"))]
@@ -371,7 +298,8 @@ mod tests {
                 let text = format!(r#"{{"requests":[{}],"limiters":[{}]{window}}}"#, items.join(","), lanes.join(","));
                 let checked = read_checked(&text);
                 prop_assert!(checked.result.is_ok(), "{:?}", checked.result);
-                prop_assert_eq!(decode(&encode(&checked)), Ok(checked));
+                let (head, bytes) = encode(&checked);
+                prop_assert_eq!(decode(&head, &bytes), Ok(checked));
             }
         }
     }

@@ -105,14 +105,25 @@ fn import(ctx: Ctx, area: NodeRef<Textarea>) {
         ctx.act(Action::Import(a.value()));
         return;
     }
-    ctx.act(Action::Reading(a.value()));
+    ctx.act(Action::Reading);
     let Some(Some(ticket)) = ctx.read(|p| p.reading) else {
         return;
     };
-    let done = move |read: Option<import::Checked>| {
-        ctx.act(Action::Read(ticket, read.map(import::Answer::new)))
+    let done = move |read: Option<import::Checked>| match read {
+        Some(read) => ctx.act(Action::Read(ticket, import::Answer::new(read))),
+        // The worker could not: read here, unless a newer import or change came.
+        None => here(ctx, area, ticket),
     };
     if worker::read_in_worker(&value, done).is_err() {
-        ctx.act(Action::Read(ticket, None));
+        here(ctx, area, ticket);
+    }
+}
+
+/// Imports the box's text on this thread, if the read `ticket` is still wanted.
+fn here(ctx: Ctx, area: NodeRef<Textarea>, ticket: u64) {
+    if ctx.read(|p| p.reading == Some(ticket)) == Some(true) {
+        if let Some(a) = area.get_untracked() {
+            ctx.act(Action::Import(a.value()));
+        }
     }
 }
