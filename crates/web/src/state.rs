@@ -1440,7 +1440,7 @@ mod tests {
         let n = SLICE as u64 + 3;
         let over = format!(
             r#"{{"requests": [1, 2], "limiters": [{}]}}"#,
-            vec![r#"{"algorithm": "gcra", "limit": 1, "period_ms": 10}"#; 9].join(",")
+            [r#"{"algorithm": "gcra", "limit": 1, "period_ms": 10}"#; 9].join(",")
         );
         // A big one, a small one with a notice, bad JSON, one over the key cap.
         let keys: Vec<String> = (0..2_000)
