@@ -3,12 +3,14 @@
 // Two kinds of message:
 // - `{ module, seed }`: lab D's sweep for the page's panel (crates/web/src/worker.rs),
 //   answered with `{ rows }` or `{ error }`;
+// - `{ module, read }`: the JSON box's big text, read (crates/web/src/import.rs),
+//   answered with `{ read, head }` (bytes, transferred, and a text) or `{ error }`;
 // - `{ module, id, call, arg }`: `simulateAsync` / `simulateJsonAsync` of the JS API
 //   (ratelab.js), `arg` a structured clone of the caller's config or text, answered
 //   with `{ id, value }` or `{ id, error: { name, message } }`. The same exported
 //   function as the synchronous call runs on the clone, so results and messages are
 //   the synchronous call's.
-import init, { simulate, simulateJson, sweepRows } from './ratelab-web.js';
+import init, { simulate, simulateJson, sweepRows, readImport } from './ratelab-web.js';
 
 let ready;
 
@@ -23,7 +25,10 @@ self.onmessage = async ({ data }) => {
     return;
   }
   try {
-    if (id === undefined) {
+    if (typeof data.read === 'string') {
+      const [read, head] = readImport(data.read);
+      self.postMessage({ read, head }, [read.buffer]);
+    } else if (id === undefined) {
       self.postMessage({ rows: sweepRows(data.seed) });
     } else {
       const value = data.call === 'simulateJson' ? simulateJson(data.arg) : simulate(data.arg);

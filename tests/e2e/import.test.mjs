@@ -5,21 +5,24 @@
 // megabytes into every history entry the page's URL writes). The page's own link
 // still opens after such an import; the boxes are their own layout roots
 // (`contain: strict`), so a frame never lays their text out. And the work budget's refusal is said in
-// Vietnamese on the Vietnamese page. Speed is measured by
+// Vietnamese on the Vietnamese page. A text over 1 MB is read in the page's
+// worker (the line says "reading…"), with what the page's own reading gives (a
+// page whose Worker cannot start reads it itself). Speed is measured by
 // crates/bench/browser/import.mjs, never here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { open, useDist } from './helpers.mjs';
+import { open, useDist, watchWorkersAndLongTasks } from './helpers.mjs';
 
 const site = useDist();
 
 /** Opens the JSON box, puts a config of `n` requests in it, and imports it. */
-async function importRequests(page, n) {
+async function importRequests(page, n, { unsorted = false } = {}) {
   const box = page.locator('details.json').first();
   if (!(await box.isVisible())) await page.locator('details.setup-fold > summary').first().click();
   await box.locator('summary').click();
-  await page.evaluate((n) => {
+  await page.evaluate(([n, unsorted]) => {
     const times = Array.from({ length: n }, (_, i) => i * 5);
+    if (unsorted) times.push(0);
     const config = {
       requests: times,
       limiters: [
@@ -31,7 +34,7 @@ async function importRequests(page, n) {
     const area = document.querySelector('details.json textarea');
     area.value = JSON.stringify(config);
     area.dispatchEvent(new Event('change', { bubbles: true }));
-  }, n);
+  }, [n, unsorted]);
   await box.locator('button.import').click();
 }
 
@@ -101,4 +104,90 @@ test('a big import is built in slices with a progress line, then runs', async (t
   assert.equal(await page.locator('details.json .building').textContent(), '');
   assert.equal(await page.locator('details.json .error').textContent(), '');
   assert.match(await page.locator('.custom .too-many').textContent(), /^100000 requests imported/);
+});
+
+/** Every text the progress line shows, from now on (`window.__progress`). */
+async function watchProgress(page) {
+  await page.evaluate(() => {
+    window.__progress = [];
+    new MutationObserver(() => {
+      const p = document.querySelector('details.json .building')?.textContent;
+      if (p && window.__progress.at(-1) !== p) window.__progress.push(p);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+/**
+ * What the page shows once an import is done: the scenario, the JSON line, the
+ * lanes, and (before the export it then clicks) its longest main-thread task.
+ */
+async function outcome(page) {
+  // Done: the custom scenario, or an error under the box; nothing left to read or
+  // build. (The click has set one of these in its own task: "reading…", the first
+  // slice's line, or the error.)
+  await page.waitForFunction(
+    () =>
+      (document.querySelector('select[name="scenario"]')?.value === 'custom' ||
+        document.querySelector('details.json .error')?.textContent !== '') &&
+      document.querySelector('details.json .building')?.textContent === '',
+    null,
+    { timeout: 120_000 },
+  );
+  const shown = {
+    scenario: await page.locator('select[name="scenario"]').inputValue(),
+    error: await page.locator('details.json .error').textContent(),
+    lanes: await page.locator('article.lane').allTextContents(),
+    custom: await page.evaluate(() => document.querySelector('.custom .too-many')?.textContent ?? null),
+  };
+  const longest = Math.max(0, ...(await page.evaluate(() => window.__long ?? [])));
+  // The setup in force, all of it: exported as JSON (its length and a hash).
+  await page.locator('details.json button.export').click();
+  shown.exported = await page.evaluate(() => {
+    const text = document.querySelector('details.json textarea').value;
+    let h = 2166136261;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+    return `${text.length} ${h}`;
+  });
+  return [shown, longest];
+}
+
+test('a big import is read in the worker, with what this thread reads', async (t) => {
+  // 300 000 requests: 2.1 MB of text, over the 1 MB a worker reads.
+  for (const unsorted of [false, true]) {
+    const page = await open(t, site.browser, `${site.base}?scenario=golden`);
+    await page.locator('article.lane').first().waitFor();
+    await watchWorkersAndLongTasks(page);
+    await watchProgress(page);
+    await importRequests(page, 300_000, { unsorted });
+    const [there, longest] = await outcome(page);
+    const workers = await page.evaluate(() => window.__workers);
+    assert.deepEqual(workers, [{ url: new URL('worker.js', site.base).href, type: 'module' }]);
+    const seen = await page.evaluate(() => window.__progress);
+    assert.equal(seen[0], 'reading…', JSON.stringify(seen));
+    console.log(`# read in the worker (unsorted: ${unsorted}): longest main-thread task ${longest.toFixed(0)} ms`);
+    if (unsorted) {
+      assert.equal(there.error, 'requests[300000]: 0 comes before requests[299999] = 1499995 (requests must be sorted by time)');
+      assert.equal(there.scenario, 'golden');
+    } else {
+      assert.equal(there.error, '');
+      assert.equal(there.scenario, 'custom');
+      assert.ok(seen.some((p) => p.startsWith('building…')), JSON.stringify(seen));
+    }
+    // The same text where no worker can start: read on the page's thread.
+    const here = await open(t, site.browser, `${site.base}?scenario=golden`);
+    await here.locator('article.lane').first().waitFor();
+    await here.evaluate(() => {
+      window.Worker = class {
+        constructor() {
+          throw new Error('no workers here');
+        }
+      };
+    });
+    await watchWorkersAndLongTasks(here);
+    await watchProgress(here);
+    await importRequests(here, 300_000, { unsorted });
+    const [shown, longestHere] = await outcome(here);
+    console.log(`# read on the page's thread: longest main-thread task ${longestHere.toFixed(0)} ms`);
+    assert.deepEqual(shown, there);
+  }
 });

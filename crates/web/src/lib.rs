@@ -17,7 +17,10 @@
 //! - [`texts`]: every word of the page, in English and Vietnamese.
 //! - [`api`]: `simulate`, `simulateJson`, `scenarios`, `mount` for JavaScript.
 //! - [`crash`]: the panic hook that leaves a readable error box.
-//! - [`worker`]: heavy runs (lab D's sweep) in a module worker on the same wasm.
+//! - [`worker`]: heavy runs (lab D's sweep, reading a big import) in a module
+//!   worker on the same wasm.
+//! - [`import`]: the JSON box's import read, and the compact form in which a
+//!   worker hands a big one back.
 //!
 //! The module starts itself ([`start`]) and mounts the full page into the element
 //! with id [`ROOT_ID`], if the page has one, with the setup from the URL. Other pages
@@ -27,6 +30,7 @@ pub mod api;
 pub mod away;
 pub mod crash;
 pub mod draw;
+pub mod import;
 pub mod learn;
 pub mod model;
 pub mod series;

@@ -18,6 +18,7 @@ use ratelab_sim::share::{
 use ratelab_sim::sweep::Sweep;
 use ratelab_sim::{Config, Extending, LaneSpec, ScenarioId, SimError, Timeline};
 
+use crate::import::{self, Answer, Checked, Read};
 use crate::learn::{self, OpenLesson};
 use crate::model::Sim;
 use crate::texts::Lang;
@@ -285,6 +286,15 @@ pub enum Action {
     JsonOpen(bool),
     /// Build the next slice of a big import ([`Building`]).
     BuildSome,
+    /// The JSON box's big text is being read in a worker ([`crate::import`]):
+    /// the page says "reading…" ([`Playground::reading`] is its ticket) until
+    /// [`Action::Read`] comes. The text stays in the box, not copied here: its
+    /// copy into the wasm took 140 ms at 2 000 000 requests. (Where the worker
+    /// cannot read it, the page imports it here instead, [`Action::Import`].)
+    Reading,
+    /// What the worker read for ticket `.0`. An answer for another ticket (a
+    /// newer import, or a change of the setup since) is ignored.
+    Read(u64, Answer),
     /// The JSON box's text was copied to the clipboard.
     Copied,
     /// Lab D's sweep started.
@@ -362,6 +372,10 @@ pub struct Playground {
     pub service_page: Option<String>,
     /// A big import being built, a slice at a time.
     pub building: Option<Box<Building>>,
+    /// The ticket of the big import a worker is reading, if one is.
+    pub reading: Option<u64>,
+    /// The last ticket given.
+    tickets: u64,
     /// The clock's exact position while playing (fractions of a ms add up).
     virtual_ms: f64,
 }
@@ -425,6 +439,8 @@ impl Playground {
             stop_at: None,
             service_page,
             building: None,
+            reading: None,
+            tickets: 0,
             virtual_ms: now as f64,
         };
         if let (Some(open), true) = (lesson, play_lesson) {
@@ -561,6 +577,14 @@ impl Playground {
             }
             Action::JsonOpen(open) => self.json_open = open,
             Action::BuildSome => self.build_some(),
+            Action::Reading => {
+                self.json_open = true;
+                self.building = None;
+                self.set_error(Place::Json, None);
+                self.tickets += 1;
+                self.reading = Some(self.tickets);
+            }
+            Action::Read(ticket, answer) => self.read(ticket, &answer),
             Action::Copied => self.copied = true,
             Action::SweepStarted => self.sweep_running = true,
             Action::SweepDone(result) => {
@@ -598,8 +622,9 @@ impl Playground {
     /// Changes the setup: the new one is built and run first, so an error (the
     /// engine's message) leaves everything as it was.
     fn change(&mut self, f: impl FnOnce(&mut Setup)) -> Result<(), String> {
-        // A new change wins over an import still being built.
+        // A new change wins over an import still being read or built.
         self.building = None;
+        self.reading = None;
         let mut next = self.setup().clone();
         f(&mut next);
         if next == *self.setup() {
@@ -769,25 +794,34 @@ impl Playground {
         }
     }
 
+    /// A worker's answer for `ticket`, if it is still wanted.
+    #[inline(never)]
+    fn read(&mut self, ticket: u64, answer: &Answer) {
+        if self.reading == Some(ticket) {
+            self.reading = None;
+            if let Some(Checked { notice, result }) = answer.take() {
+                self.imported(notice, result.map(|(s, c)| (s, Some(c))));
+            }
+        }
+    }
+
+    #[inline(never)]
     fn import_json(&mut self, text: &str) {
         self.set_json(text);
         self.json_open = true;
-        let result = Config::from_json(text).map_err(String::from).and_then(|c| {
-            let mut lanes = c.lanes;
-            if lanes.len() > MAX_PLAYGROUND_LANES {
-                self.notices.push(format!(
-                    "limiters: {} given, showing the first {MAX_PLAYGROUND_LANES}",
-                    lanes.len()
-                ));
-                lanes.truncate(MAX_PLAYGROUND_LANES);
-            }
-            normalise_ids(&mut lanes);
-            let mut next = Setup::for_scenario(ScenarioId::Custom);
-            next.lanes = lanes;
-            next.requests = c.stream;
-            next.window_ms = c.window_ms;
+        self.reading = None;
+        let Read { notice, setup } = import::read(text);
+        self.imported(notice, setup.map(|s| (s, None)));
+    }
+
+    /// Puts an import in force ([`import::read`] here, or a worker's
+    /// [`import::read_checked`]: then `config` is its setup's checked config): at
+    /// once if it is small, else a slice at a time.
+    fn imported(&mut self, notice: Option<String>, read: Result<(Setup, Option<Config>), String>) {
+        self.notices.extend(notice);
+        let result = read.and_then(|(next, config)| {
             if next.requests.requests.len() > SLICE && next != *self.setup() {
-                return self.start_building(next).map(|()| false);
+                return self.start_building(next, config).map(|()| false);
             }
             self.change(|s| *s = next).map(|()| true)
         });
@@ -799,16 +833,23 @@ impl Playground {
     }
 
     /// Starts building `next` a slice at a time: checked against the budget (and
-    /// the key cap) first, as [`Sim::new`] does, so a refusal is at once.
-    fn start_building(&mut self, next: Setup) -> Result<(), String> {
+    /// the key cap) first, as [`Sim::new`] does, so a refusal is at once. A
+    /// `config` the worker checked ([`import::read_checked`]) is not checked
+    /// again. ([`Timeline::prepare`] would check the same config against the same
+    /// budget a second time: the timeline is made empty here instead.)
+    fn start_building(&mut self, next: Setup, config: Option<Config>) -> Result<(), String> {
         self.building = None;
-        let config = next.playground_config().map_err(String::from)?;
-        let (timeline, at) = Timeline::prepare(&config).map_err(String::from)?;
+        let config = match config {
+            Some(c) => c,
+            None => next.playground_config().map_err(String::from)?,
+        };
+        let timeline =
+            Timeline::new(config.lanes.clone(), config.window_ms).map_err(String::from)?;
         self.building = Some(Box::new(Building {
             setup: next,
             config,
             timeline,
-            at,
+            at: Extending::default(),
         }));
         Ok(())
     }
@@ -1373,6 +1414,88 @@ mod tests {
         assert!(q.building.is_none());
         q.apply(Action::BuildSome);
         assert_eq!(q.setup().scenario, ScenarioId::LabB);
+    }
+
+    /// The page after `text` was imported and built to the end, however it was read.
+    fn settle(mut p: Playground) -> Playground {
+        while p.building.is_some() {
+            p.apply(Action::BuildSome);
+        }
+        p
+    }
+
+    /// What the page shows of an import: setup, run, notices, errors, clock.
+    fn shown(p: &Playground) -> String {
+        format!(
+            "{:?} {:?} {:?} {:?} {} {}",
+            p.setup(),
+            p.sim().timeline,
+            p.notices,
+            p.errors,
+            p.now,
+            &*p.json
+        )
+    }
+
+    #[test]
+    fn an_import_read_by_a_worker_ends_as_one_read_here() {
+        let n = SLICE as u64 + 3;
+        let over = format!(
+            r#"{{"requests": [1, 2], "limiters": [{}]}}"#,
+            [r#"{"algorithm": "gcra", "limit": 1, "period_ms": 10}"#; 9].join(",")
+        );
+        // A big one, a small one with a notice, bad JSON, one over the key cap.
+        let keys: Vec<String> = (0..2_000)
+            .map(|i| format!(r#"{{"t": {i}, "key": "k{i}"}}"#))
+            .collect();
+        let too_many_keys = format!(
+            r#"{{"requests": [{}], "limiters": [{{"algorithm": "gcra", "limit": 1, "period_ms": 10}}]}}"#,
+            keys.join(",")
+        );
+        let mut outcomes = Vec::new();
+        for text in [
+            import_text(n),
+            over,
+            "{\"requests\": [1,".to_string(),
+            too_many_keys,
+        ] {
+            let mut here = page("scenario=golden");
+            here.apply(Action::Import(text.clone()));
+            let here = settle(here);
+            outcomes.push((here.notices.len(), here.errors.len()));
+            let mut there = page("scenario=golden");
+            there.apply(Action::Reading);
+            let ticket = there.reading.expect("a ticket");
+            let (head, bytes) = import::encode(&import::read_checked(&text));
+            let checked = import::decode(&head, &bytes);
+            let answer = Answer::new(checked.expect("decoded"));
+            // An answer to another ticket changes nothing.
+            there.apply(Action::Read(ticket + 1, answer.clone()));
+            assert_eq!(there.reading, Some(ticket));
+            assert_eq!(there.setup().scenario, ScenarioId::Golden);
+            there.apply(Action::Read(ticket, answer));
+            assert_eq!(there.reading, None);
+            // (The box keeps its text: the model's copy is the one it had.)
+            there.json = here.json.clone();
+            assert_eq!(
+                shown(&settle(there)),
+                shown(&here),
+                "{}",
+                &text[..40.min(text.len())]
+            );
+        }
+        assert_eq!(outcomes, [(0, 0), (1, 0), (0, 1), (0, 1)]);
+        // A change while a worker reads cancels the read: its answer is ignored.
+        let mut p = page("scenario=golden");
+        let text = import_text(n);
+        p.apply(Action::Reading);
+        let ticket = p.reading.expect("a ticket");
+        p.apply(Action::Scenario(ScenarioId::LabB));
+        assert_eq!(p.reading, None);
+        let checked = import::read_checked(&text);
+        p.apply(Action::Read(ticket, Answer::new(checked)));
+        assert!(p.building.is_none());
+        assert_eq!(p.setup().scenario, ScenarioId::LabB);
     }
 
     #[test]

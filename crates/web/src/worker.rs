@@ -137,54 +137,140 @@ pub fn sweep_in_worker(
     seed: u64,
     done: impl FnOnce(Result<Sweep, String>) + 'static,
 ) -> Result<(), JsValue> {
+    let message = Object::new();
+    Reflect::set(&message, &"seed".into(), &JsValue::from_f64(seed as f64))?;
+    let (_, handlers) = start(
+        &message,
+        Box::new(move |data: Option<JsValue>| {
+            done(match data {
+                None => sweep_here(seed),
+                Some(data) => {
+                    let error = Reflect::get(&data, &"error".into())
+                        .ok()
+                        .and_then(|v| v.as_string());
+                    match error {
+                        Some(e) => Err(e),
+                        None => Reflect::get(&data, &"rows".into())
+                            .map_err(|_| "the worker sent no rows".to_string())
+                            .and_then(|rows| sweep_from_rows(seed, &rows)),
+                    }
+                }
+            })
+        }),
+    )?;
+    // The closures live as long as the worker can call them; the previous
+    // sweep's (long answered: the button is disabled while one runs) go now.
+    KEEP.with(|k| {
+        if let Ok(mut k) = k.try_borrow_mut() {
+            *k = Some(handlers);
+        }
+    });
+    Ok(())
+}
+
+/// Starts a worker on the page's module and posts it `message` (with the module
+/// added); `reply` gets its answer's data, or `None` if it failed to load or run.
+/// Whichever comes first stops the worker and answers, once. The handlers must be
+/// kept as long as the worker may call them.
+fn start(
+    message: &Object,
+    reply: Box<dyn FnOnce(Option<JsValue>)>,
+) -> Result<(web_sys::Worker, Handlers), JsValue> {
     let (url, module) = WORKER
         .with(|w| w.try_borrow().ok().and_then(|w| w.clone()))
         .ok_or_else(|| JsValue::from_str("no worker"))?;
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
     let worker = web_sys::Worker::new_with_options(&url, &options)?;
-    let message = Object::new();
-    Reflect::set(&message, &"module".into(), &module)?;
-    Reflect::set(&message, &"seed".into(), &JsValue::from_f64(seed as f64))?;
-    // Whichever handler runs first stops the worker and answers; both closures
-    // are dropped with the worker's handlers.
-    type Done = Box<dyn FnOnce(Result<Sweep, String>)>;
-    let done: Done = Box::new(done);
-    let done = Rc::new(RefCell::new(Some(done)));
+    Reflect::set(message, &"module".into(), &module)?;
+    let reply = Rc::new(RefCell::new(Some(reply)));
     let finish = {
         let worker = worker.clone();
-        let done = done.clone();
-        move |result: Result<Sweep, String>| {
+        move |data: Option<JsValue>| {
             worker.terminate();
-            let taken = done.try_borrow_mut().ok().and_then(|mut d| d.take());
-            if let Some(done) = taken {
-                done(result);
+            let taken = reply.try_borrow_mut().ok().and_then(|mut d| d.take());
+            if let Some(reply) = taken {
+                reply(data);
             }
         }
     };
     let on_reply = finish.clone();
     let onmessage =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let data = e.data();
-            let error = Reflect::get(&data, &"error".into())
-                .ok()
-                .and_then(|v| v.as_string());
-            on_reply(match error {
-                Some(e) => Err(e),
-                None => Reflect::get(&data, &"rows".into())
-                    .map_err(|_| "the worker sent no rows".to_string())
-                    .and_then(|rows| sweep_from_rows(seed, &rows)),
-            });
+            on_reply(Some(e.data()))
         });
-    let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| finish(sweep_here(seed)));
+    let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| finish(None));
     worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-    worker.post_message(&message)?;
-    // The closures live as long as the worker can call them; the previous
-    // sweep's (long answered: the button is disabled while one runs) go now.
-    KEEP.with(|k| {
-        if let Ok(mut k) = k.try_borrow_mut() {
-            *k = Some((onmessage, onerror));
+    if let Err(e) = worker.post_message(message) {
+        worker.terminate();
+        return Err(e);
+    }
+    Ok((worker, (onmessage, onerror)))
+}
+
+/// In the worker: the JSON box's big text read and checked
+/// ([`crate::import::read_checked`]), as `[bytes, text]` for the page to decode
+/// ([`crate::import::encode`]; a content error is in the text, so the page shows
+/// the message its own reading would have given).
+#[wasm_bindgen(js_name = readImport, skip_typescript)]
+pub fn read_import(text: String) -> Array {
+    let (head, bytes) = crate::import::encode(&crate::import::read_checked(&text));
+    let bytes = js_sys::Uint8Array::from(&bytes[..]);
+    Array::of2(&bytes, &JsValue::from(head))
+}
+
+thread_local! {
+    /// The worker reading the latest big import, with its handlers; replaced (and
+    /// the old one stopped) by the next import's.
+    static READER: RefCell<Option<(web_sys::Worker, Handlers)>> = const { RefCell::new(None) };
+}
+
+/// Whether a worker can be asked to read an import (a loader told us where
+/// `worker.js` is; the page's policy may still refuse to start it).
+pub fn can_read() -> bool {
+    WORKER.with(|w| w.try_borrow().is_ok_and(|w| w.is_some()))
+}
+
+/// Stops the worker reading an import, if one is (its answer would be ignored).
+pub fn stop_reading() {
+    let old = READER.with(|r| r.try_borrow_mut().ok().and_then(|mut r| r.take()));
+    if let Some((worker, _)) = old {
+        worker.terminate();
+    }
+}
+
+/// Reads the JSON box's `text` (a JS string: it crosses to the worker as one,
+/// never through this module's memory) in a worker and calls `done` with what it
+/// read, or with `None` if it could not (it failed to load, or its answer is not
+/// one): the caller then reads the text itself. `Err` (nothing started) when no
+/// worker can be made. A newer call stops the worker of an older one, whose `done`
+/// is then never called.
+pub fn read_in_worker(
+    text: &JsValue,
+    done: impl FnOnce(Option<crate::import::Checked>) + 'static,
+) -> Result<(), JsValue> {
+    stop_reading();
+    let message = Object::new();
+    Reflect::set(&message, &"read".into(), text)?;
+    let started = start(
+        &message,
+        Box::new(move |data: Option<JsValue>| {
+            let field = |name: &str| {
+                data.as_ref()
+                    .and_then(|d| Reflect::get(d, &name.into()).ok())
+            };
+            let head = field("head").and_then(|h| h.as_string());
+            let bytes = field("read").and_then(|b| b.dyn_into::<js_sys::Uint8Array>().ok());
+            done(match (head, bytes) {
+                (Some(head), Some(bytes)) => crate::import::decode(&head, &bytes.to_vec()).ok(),
+                _ => None,
+            });
+        }),
+    )?;
+    READER.with(|r| {
+        if let Ok(mut r) = r.try_borrow_mut() {
+            *r = Some(started);
         }
     });
     Ok(())

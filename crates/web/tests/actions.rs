@@ -70,6 +70,13 @@ fn action() -> impl Strategy<Value = (Action, u8)> {
         text().prop_map(Action::ApplyRequests),
         Just(Action::Export),
         text().prop_map(Action::Import),
+        // A big import read in a worker, and its answer for a ticket that may be
+        // stale.
+        Just(Action::Reading),
+        (0u64..4, text()).prop_map(|(t, v)| {
+            let read = ratelab_web::import::read_checked(&v);
+            Action::Read(t, ratelab_web::import::Answer::new(read))
+        }),
         text().prop_map(Action::JsonEdited),
         any::<bool>().prop_map(Action::JsonOpen),
         Just(Action::Copied),

@@ -13,6 +13,8 @@ pub struct Json {
     pub copied: &'static str,
     /// A big import's progress (`{percent}`, `{done}`, `{total}` filled in).
     pub building: &'static str,
+    /// A big import being read (in a worker), before it is built.
+    pub reading: &'static str,
 }
 
 /// The JSON box's words in every language.
@@ -24,6 +26,7 @@ pub static JSON: Tr<Json> = Tr {
         copy: "Copy",
         copied: "Copied",
         building: "building… {percent} % ({done} of {total} requests)",
+        reading: "reading…",
     },
     vi: Json {
         json: "JSON (định dạng của dòng lệnh)",
@@ -32,5 +35,6 @@ pub static JSON: Tr<Json> = Tr {
         copy: "Sao chép",
         copied: "Đã sao chép",
         building: "đang dựng… {percent} % ({done} trên {total} yêu cầu)",
+        reading: "đang đọc…",
     },
 };

@@ -1,7 +1,8 @@
 //! A big import's progress while it is built a slice at a time
 //! ([`crate::state::Building`]), and what drives it: one slice after each frame
 //! the page paints, so the page keeps answering (the clock plays, the form takes
-//! edits; a new change of the setup cancels the build).
+//! edits; a new change of the setup cancels the build). Before it, "reading…"
+//! while a worker reads a big import's text ([`crate::import`]).
 
 use leptos::prelude::*;
 
@@ -9,11 +10,13 @@ use crate::state::Action;
 use crate::texts::json::JSON;
 use crate::view::use_ctx;
 
-/// "building… 40 %" while an import is built (nothing otherwise).
+/// "reading…" while a worker reads an import, "building… 40 %" while one is built
+/// (nothing otherwise).
 #[component]
 pub fn Building() -> impl IntoView {
     let ctx = use_ctx();
     let progress = ctx.memo(|p| p.building.as_ref().map(|b| b.progress()));
+    let reading = ctx.memo(|p| p.reading.is_some());
     // At most one slice waits for its frame: an import started again while one
     // waits reuses it.
     let waiting = StoredValue::new(false);
@@ -27,9 +30,12 @@ pub fn Building() -> impl IntoView {
         }
     });
     let line = move || {
+        let t = JSON.get(ctx.lang.get());
+        if reading.get() {
+            return Some(t.reading.to_string());
+        }
         let (done, total) = progress.get()?;
         let percent = done.saturating_mul(100) / total.max(1);
-        let t = JSON.get(ctx.lang.get());
         Some(
             t.building
                 .replace("{percent}", &percent.to_string())

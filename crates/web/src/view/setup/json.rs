@@ -2,11 +2,13 @@
 
 use leptos::html::Textarea;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::state::{Action, Place};
 use crate::texts::budget;
 use crate::texts::json::JSON;
-use crate::view::{text, use_ctx};
+use crate::view::{text, use_ctx, Ctx};
+use crate::{import, worker};
 
 /// The JSON box.
 #[component]
@@ -75,7 +77,7 @@ pub fn JsonBox() -> impl IntoView {
                 <button
                     type="button"
                     class="import"
-                    on:click=move |_| ctx.act(Action::Import(typed()))
+                    on:click=move |_| import(ctx, area)
                 >
                     {text(&JSON, |t| t.import)}
                 </button>
@@ -84,5 +86,44 @@ pub fn JsonBox() -> impl IntoView {
                 </button>
             </div>
         </details>
+    }
+}
+
+/// Imports the box's text: a big one is read in a worker while the page says
+/// "reading…" (README, "Big imports leave the page answering"); a small one, or
+/// any where no worker can start, here and now.
+fn import(ctx: Ctx, area: NodeRef<Textarea>) {
+    let Some(a) = area.get_untracked() else {
+        return;
+    };
+    // The text as a JS string, to post to the worker without a copy through wasm.
+    let value = js_sys::Reflect::get(&a, &"value".into()).unwrap_or_default();
+    let length = value
+        .dyn_ref::<js_sys::JsString>()
+        .map_or(0, |s| s.length() as usize);
+    if length <= import::WORKER_TEXT || !worker::can_read() {
+        ctx.act(Action::Import(a.value()));
+        return;
+    }
+    ctx.act(Action::Reading);
+    let Some(Some(ticket)) = ctx.read(|p| p.reading) else {
+        return;
+    };
+    let done = move |read: Option<import::Checked>| match read {
+        Some(read) => ctx.act(Action::Read(ticket, import::Answer::new(read))),
+        // The worker could not: read here, unless a newer import or change came.
+        None => here(ctx, area, ticket),
+    };
+    if worker::read_in_worker(&value, done).is_err() {
+        here(ctx, area, ticket);
+    }
+}
+
+/// Imports the box's text on this thread, if the read `ticket` is still wanted.
+fn here(ctx: Ctx, area: NodeRef<Textarea>, ticket: u64) {
+    if ctx.read(|p| p.reading == Some(ticket)) == Some(true) {
+        if let Some(a) = area.get_untracked() {
+            ctx.act(Action::Import(a.value()));
+        }
     }
 }
