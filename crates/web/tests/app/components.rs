@@ -334,6 +334,14 @@ async fn a_lanes_production_box_shows_the_engines_text_for_its_parameters() {
         ],
     );
     settle().await;
+    // The page fetches the scripts; this runner serves no files of ours.
+    let teaching = ratelab_scripts::teaching::TEACHING.iter();
+    for s in ratelab_scripts::SCRIPTS
+        .into_iter()
+        .chain(teaching.filter_map(|t| t.script))
+    {
+        ratelab_web::view::lanes::production::provide_script(s.file, s.text().to_string());
+    }
     let boxes = all(&root, "details.production");
     assert_eq!(boxes.len(), 3);
     // Nothing is made until a box is opened.
