@@ -212,6 +212,8 @@ async fn the_json_box_exports_imports_and_keeps_keys_as_text() {
     click(&root, "button.import").await;
     assert_eq!(lanes(&root), ["gcra"]);
     click(&root, "button.next").await;
+    // The trace shows a new run at its last step.
+    super::drawn(&root).await;
     // The key is shown, as text.
     assert!(text(&root, ".trace .which").contains(r#"key "<img src=x onerror=alert(1)>""#));
     assert!(root.query_selector("img").unwrap().is_none());
