@@ -223,7 +223,10 @@ pub fn lua(args: &[String]) -> Result<Output, Failure> {
         for t in TEACHING {
             out.push_str(&format!(
                 "== {} — {}\n-- {}\n{}\n",
-                t.id, t.title, t.wrong, t.text()
+                t.id,
+                t.title,
+                t.wrong,
+                t.text()
             ));
         }
         return Ok(Output::text(out));

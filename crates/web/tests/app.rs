@@ -170,7 +170,11 @@ async fn after_switching_scenario_every_part_shows_the_new_run() {
     let (link, _) = ratelab_sim::share::parse(&p.query());
     assert_eq!(link.setup.scenario, ratelab_sim::ScenarioId::LabB);
     let sim = ratelab_web::model::Sim::new(&link.setup).unwrap();
-    let want: Vec<String> = sim.lanes().iter().map(|l| l.algorithm.id().to_string()).collect();
+    let want: Vec<String> = sim
+        .lanes()
+        .iter()
+        .map(|l| l.algorithm.id().to_string())
+        .collect();
     assert_eq!(lanes(&root), want);
     let now = link.view.t_ms;
     assert!(now > 0, "{}", p.query());
@@ -185,19 +189,26 @@ async fn after_switching_scenario_every_part_shows_the_new_run() {
     for (j, row) in rows.iter().enumerate() {
         let y = sim.yardstick(j, now).unwrap();
         assert_eq!(attr(row, "data-algorithm"), want[j]);
-        let name = ratelab_web::view::lanes::lane::lane_name(
-            sim.lanes(),
-            j,
-            ratelab_web::texts::Lang::En,
-        );
+        let name =
+            ratelab_web::view::lanes::lane::lane_name(sim.lanes(), j, ratelab_web::texts::Lang::En);
         assert_eq!(find(row, "th").text_content().unwrap(), name);
-        assert_eq!(attr(&find(row, "td.passed"), "data-value"), y.passed.to_string());
-        assert_eq!(attr(&find(row, "td.blocked"), "data-value"), y.blocked.to_string());
+        assert_eq!(
+            attr(&find(row, "td.passed"), "data-value"),
+            y.passed.to_string()
+        );
+        assert_eq!(
+            attr(&find(row, "td.blocked"), "data-value"),
+            y.blocked.to_string()
+        );
     }
     // The trace explains the selected request on every new lane.
     assert_eq!(all(&root, ".trace tbody tr").len(), want.len());
     for section in [".yardstick", ".trace"] {
-        assert_eq!(attr(&find(&root, section), "aria-busy"), "false", "{section}");
+        assert_eq!(
+            attr(&find(&root, section), "aria-busy"),
+            "false",
+            "{section}"
+        );
     }
 }
 

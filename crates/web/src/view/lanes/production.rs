@@ -93,13 +93,9 @@ pub fn ProductionBox() -> impl IntoView {
             return None;
         }
         ctx.run.with(|s| {
-            s.sim
-                .lanes()
-                .get(lane.j)
-                .map(|l| {
-                    production_without_text(l.algorithm, &l.params, &l.id)
-                        .map_err(|e| e.to_string())
-                })
+            s.sim.lanes().get(lane.j).map(|l| {
+                production_without_text(l.algorithm, &l.params, &l.id).map_err(|e| e.to_string())
+            })
         })
     });
     // The script's text, once fetched (`None` meanwhile): a box shows its own
