@@ -216,3 +216,20 @@ test('mount(): clear errors for bad elements, and a valid mount afterwards', asy
   assert.equal(await page.locator('#host-badge').evaluate((e) => getComputedStyle(e).color), 'rgb(4, 5, 6)');
   assert.deepEqual(await overflow(page, 'wide'), []);
 });
+
+test('a production box fetches its script beside the loader, from a page in another folder', async (t) => {
+  const page = await open(t, browser, `${base}host.html`);
+  const lane = page.locator('#wide article.lane[data-lane="0"]');
+  await lane.waitFor();
+  const algorithm = await lane.getAttribute('data-algorithm');
+  const box = lane.locator('details.production');
+  await box.locator('summary').click();
+  const code = box.locator('pre.code').first();
+  await code.waitFor();
+  const text = await code.textContent();
+  assert.ok(text.startsWith(`-- ratelab ${algorithm}`), `${algorithm}: ${text.slice(0, 80)}`);
+  // The shared parts are spliced in, as the build assembles them.
+  assert.ok(!text.includes('--@'), text);
+  assert.ok(text.includes('redis.call'), text.slice(0, 200));
+  assert.equal(await box.locator('p.error').count(), 0);
+});

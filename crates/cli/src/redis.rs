@@ -223,7 +223,10 @@ pub fn lua(args: &[String]) -> Result<Output, Failure> {
         for t in TEACHING {
             out.push_str(&format!(
                 "== {} — {}\n-- {}\n{}\n",
-                t.id, t.title, t.wrong, t.text
+                t.id,
+                t.title,
+                t.wrong,
+                t.text()
             ));
         }
         return Ok(Output::text(out));
@@ -256,7 +259,7 @@ pub fn lua(args: &[String]) -> Result<Output, Failure> {
     let lane = LuaLane::new(algorithm, &params)?;
     let space = KeySpace::new(&prefix)?;
     let mut out = String::new();
-    out.push_str(lane.script().text);
+    out.push_str(lane.script().text());
     out.push_str("\n-- ---------------------------------------------------------------------\n");
     for line in lane.example_call(&space, algorithm.id(), &key).lines() {
         out.push_str(line);

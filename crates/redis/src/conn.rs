@@ -45,7 +45,7 @@ impl Call<'_> {
     fn cmd(&self, eval: bool) -> Cmd {
         let mut c = if eval {
             let mut c = redis::cmd("EVAL");
-            c.arg(self.script.text);
+            c.arg(self.script.text());
             c
         } else {
             let mut c = redis::cmd("EVALSHA");
@@ -155,7 +155,7 @@ impl Redis {
             return Ok(());
         }
         let mut cmd = redis::cmd("SCRIPT");
-        cmd.arg("LOAD").arg(script.text);
+        cmd.arg("LOAD").arg(script.text());
         let v = self.command(&cmd)?;
         let sha = match &v {
             Value::BulkString(b) => String::from_utf8_lossy(b).into_owned(),

@@ -201,7 +201,13 @@ fn the_scripts_check_their_own_arguments() {
     let gcra = ratelab_scripts::script(Algorithm::Gcra).unwrap();
     let call = |redis: &mut Redis, args: &[&str]| {
         redis
-            .command(redis::cmd("EVAL").arg(gcra.text).arg(1).arg("k").arg(args))
+            .command(
+                redis::cmd("EVAL")
+                    .arg(gcra.text())
+                    .arg(1)
+                    .arg("k")
+                    .arg(args),
+            )
             .unwrap_err()
             .to_string()
     };

@@ -12,7 +12,7 @@
 //! // GCRA, 5 per 10 s with a burst of 5, as a Redis script.
 //! let lane = LuaLane::new(Algorithm::Gcra, &Params { burst: Some(5), ..Params::new(5, 10_000) })?;
 //! assert_eq!(lane.script().name, "gcra");
-//! assert!(lane.script().text.contains("t' = max(TAT, t)"));
+//! assert!(lane.script().text().contains("t' = max(TAT, t)"));
 //! assert_eq!(lane.params_args(), ["5", "10000", "5"]);
 //! let keys = lane.keys(&KeySpace::default(), "gcra", "alice");
 //! assert_eq!(keys, ["ratelab:v1:{gcra:alice}"]);
@@ -56,6 +56,8 @@ pub mod teaching;
 pub use lane::{LuaLane, ScriptError, MAX_LUA_PRODUCT, MAX_LUA_TIME_MS};
 pub use space::{KeySpace, DEFAULT_PREFIX};
 
+use alloc::string::String;
+
 use ratelab_core::Algorithm;
 
 /// A Lua script as Redis runs it.
@@ -63,10 +65,42 @@ use ratelab_core::Algorithm;
 pub struct Script {
     /// Its name (the file's, without `.lua`), used in error messages.
     pub name: &'static str,
-    /// The exact text (what `SCRIPT LOAD` takes).
-    pub text: &'static str,
+    /// Its file in this crate (`lua/gcra.lua`, `teaching/…`), before the shared
+    /// parts are spliced in ([`splice`]); the playground fetches it from there.
+    pub file: &'static str,
     /// The SHA1 of the text in hex: what `EVALSHA` calls it by.
     pub sha1: &'static str,
+}
+
+impl Script {
+    /// The exact text (what `SCRIPT LOAD` takes). A method, not a field, so that a
+    /// build that never calls it (the playground's) carries none of the texts.
+    pub fn text(&self) -> &'static str {
+        generated::text_of(self.name)
+    }
+}
+
+/// The shared parts `body` (a script's [`Script::file`]) splices in, in order: the
+/// names after its `--@` lines (`prelude`, `ahead_state`), each `lua/<name>.lua`.
+pub fn parts(body: &str) -> impl Iterator<Item = &str> {
+    body.lines().filter_map(|l| l.strip_prefix("--@"))
+}
+
+/// `body` with each `--@part` line replaced by the text `part` gives for it (the
+/// file `lua/<part>.lua`): the script's text as [`Script::text`] has it, assembled
+/// the way the build assembles it. `None` if `part` has no text for one of them.
+pub fn splice<'a>(body: &str, mut part: impl FnMut(&str) -> Option<&'a str>) -> Option<String> {
+    let mut text = String::with_capacity(body.len());
+    for line in body.lines() {
+        match line.strip_prefix("--@") {
+            Some(name) => text.push_str(part(name)?),
+            None => {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+    }
+    Some(text)
 }
 
 /// The generated constants: the scripts, the teaching texts, the lab's numbers.

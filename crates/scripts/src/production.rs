@@ -9,7 +9,7 @@ use ratelab_core::{Algorithm, Params};
 
 use crate::nginx::{config, NginxConfig};
 use crate::teaching::{teaching, Teaching};
-use crate::{memory, KeySpace, LuaLane, Memory, ScriptError};
+use crate::{memory, KeySpace, LuaLane, Memory, Script, ScriptError};
 
 /// What kind of text a lane gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,8 +27,12 @@ pub enum Kind {
 pub struct Production {
     /// What it is.
     pub kind: Kind,
-    /// The text to copy.
+    /// The text to copy (empty from [`production_without_text`] when it is
+    /// [`Production::script`]'s).
     pub text: String,
+    /// The script the text is (a Redis lane's, a teaching lane's wrong one); `None`
+    /// for the nginx lane, whose lines are made from its parameters.
+    pub script: Option<&'static Script>,
     /// For a Redis script: the `redis-cli` lines that load it and decide a request
     /// of cost 1 with the lane's parameters.
     pub call: Option<String>,
@@ -49,9 +53,25 @@ pub fn production(
     params: &Params,
     lane_id: &str,
 ) -> Result<Production, ScriptError> {
+    let mut p = production_without_text(algorithm, params, lane_id)?;
+    if let Some(s) = p.script {
+        p.text = s.text().into();
+    }
+    Ok(p)
+}
+
+/// [`production`], except that a script's text is left empty, for the caller to
+/// get from [`Production::script`]'s file (the playground fetches it when its box
+/// opens, so that its bundle carries none of the scripts: about 7 KB gzipped).
+pub fn production_without_text(
+    algorithm: Algorithm,
+    params: &Params,
+    lane_id: &str,
+) -> Result<Production, ScriptError> {
     let none = Production {
         kind: Kind::Redis,
         text: String::new(),
+        script: None,
         call: None,
         memory: None,
         nginx: None,
@@ -63,7 +83,7 @@ pub fn production(
         })?;
         Ok(Production {
             kind: Kind::Teaching,
-            text: t.text.into(),
+            script: t.script,
             teaching: Some(t),
             ..none.clone()
         })
@@ -84,7 +104,7 @@ pub fn production(
             let lane = LuaLane::new(algorithm, params)?;
             Ok(Production {
                 kind: Kind::Redis,
-                text: lane.script().text.into(),
+                script: Some(lane.script()),
                 call: Some(lane.example_call(&KeySpace::default(), lane_id, "client-42")),
                 memory: memory(algorithm),
                 ..none

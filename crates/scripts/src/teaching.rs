@@ -15,8 +15,14 @@ pub struct Teaching {
     pub wrong: &'static str,
     /// The Lua script, for the two that are scripts.
     pub script: Option<&'static Script>,
-    /// The text to show: the script, or the commands as a client sends them.
-    pub text: &'static str,
+}
+
+impl Teaching {
+    /// The text to show: the script, or the commands as a client sends them (a
+    /// method, so that a build that never shows it carries none of the texts).
+    pub fn text(&self) -> &'static str {
+        generated::text_of(self.id)
+    }
 }
 
 /// The four teaching variants.
@@ -26,28 +32,24 @@ pub const TEACHING: [Teaching; 4] = [
         title: "Token bucket in float seconds over HMGET/HMSET (wrong)",
         wrong: "doubles cannot hold 0.1 s: at 10 per second with burst 1, a request every 100 ms is denied at 0.3 s with 0.9999999999999998 tokens",
         script: Some(&generated::TOKEN_BUCKET_FLOAT_SECONDS),
-        text: generated::TOKEN_BUCKET_FLOAT_SECONDS.text,
     },
     Teaching {
         id: "incr_then_expire",
         title: "Fixed window as INCR, then EXPIRE, from the client (wrong)",
         wrong: "a client that dies between the two commands leaves a counter that never expires",
         script: None,
-        text: generated::INCR_THEN_EXPIRE_TEXT,
     },
     Teaching {
         id: "sliding_log_zadd_first",
         title: "Sliding log that adds before counting (wrong)",
         wrong: "denied requests are logged too, so a client that keeps sending is blocked forever",
         script: Some(&generated::SLIDING_LOG_ZADD_FIRST),
-        text: generated::SLIDING_LOG_ZADD_FIRST.text,
     },
     Teaching {
         id: "read_compute_write",
         title: "Token bucket read, computed and written from the client (wrong)",
         wrong: "instances that read the same state spend the same token: a burst from many instances gets more than the bucket through",
         script: None,
-        text: generated::READ_COMPUTE_WRITE_TEXT,
     },
 ];
 

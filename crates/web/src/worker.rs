@@ -46,6 +46,18 @@ pub fn set_worker(url: String, module: JsValue) {
     }
 }
 
+/// `path` next to the loader (beside `worker.js`, which it names by a URL next to
+/// itself), so that a page in any folder, or a docs site, finds the files Trunk
+/// copied there; relative to the page when no loader said where it is.
+pub(crate) fn beside_loader(path: &str) -> String {
+    let dir = WORKER.with(|w| {
+        let w = w.try_borrow().ok()?;
+        let (url, _) = w.as_ref()?;
+        url.rfind('/').map(|i| url[..=i].to_string())
+    });
+    format!("{}{path}", dir.unwrap_or_default())
+}
+
 /// The numbers of one sweep row, in the order [`sweep_rows`] writes them.
 const ROW_FIELDS: usize = 6;
 

@@ -136,6 +136,82 @@ async fn the_default_is_the_golden_stream_with_three_lanes() {
     assert_eq!(find(&root, "output.now").text_content().unwrap(), "0 s");
 }
 
+/// Waits until a new run is drawn whole: a step per task, each after a frame
+/// (`Ctx::settled`), the yardstick and the trace last (`Ctx::panels_drawn`); at
+/// most about 10 s.
+pub async fn drawn(root: &Element) {
+    for _ in 0..500 {
+        if root.query_selector(".waiting").unwrap().is_none() {
+            settle().await;
+            return;
+        }
+        let wait = js_sys::Promise::new(&mut |done, _| {
+            let _ = web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&done, 20);
+        });
+        wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
+    }
+    panic!("a panel still waits for its step");
+}
+
+#[wasm_bindgen_test]
+async fn after_switching_scenario_every_part_shows_the_new_run() {
+    let root = fresh_root();
+    let p = mount_with(&root, &[("scenario", "golden")]);
+    settle().await;
+    change(&root, "scenario", "lab-b").await;
+    drawn(&root).await;
+    // A request arrives, so the yardstick and the trace have numbers to show.
+    for _ in 0..3 {
+        click(&root, "button.next").await;
+    }
+    drawn(&root).await;
+    let (link, _) = ratelab_sim::share::parse(&p.query());
+    assert_eq!(link.setup.scenario, ratelab_sim::ScenarioId::LabB);
+    let sim = ratelab_web::model::Sim::new(&link.setup).unwrap();
+    let want: Vec<String> = sim
+        .lanes()
+        .iter()
+        .map(|l| l.algorithm.id().to_string())
+        .collect();
+    assert_eq!(lanes(&root), want);
+    let now = link.view.t_ms;
+    assert!(now > 0, "{}", p.query());
+    // Every lane's marks are drawn, for the new run.
+    for j in 0..want.len() {
+        let g = find(&root, &format!("article[data-lane=\"{j}\"] g.marks"));
+        assert!(g.child_element_count() > 0, "lane {j} has no marks");
+    }
+    // The yardstick: a row per new lane, named and counted as the engine says.
+    let rows = all(&root, ".yardstick tbody tr");
+    assert_eq!(rows.len(), want.len());
+    for (j, row) in rows.iter().enumerate() {
+        let y = sim.yardstick(j, now).unwrap();
+        assert_eq!(attr(row, "data-algorithm"), want[j]);
+        let name =
+            ratelab_web::view::lanes::lane::lane_name(sim.lanes(), j, ratelab_web::texts::Lang::En);
+        assert_eq!(find(row, "th").text_content().unwrap(), name);
+        assert_eq!(
+            attr(&find(row, "td.passed"), "data-value"),
+            y.passed.to_string()
+        );
+        assert_eq!(
+            attr(&find(row, "td.blocked"), "data-value"),
+            y.blocked.to_string()
+        );
+    }
+    // The trace explains the selected request on every new lane.
+    assert_eq!(all(&root, ".trace tbody tr").len(), want.len());
+    for section in [".yardstick", ".trace"] {
+        assert_eq!(
+            attr(&find(&root, section), "aria-busy"),
+            "false",
+            "{section}"
+        );
+    }
+}
+
 #[wasm_bindgen_test]
 async fn choosing_a_scenario_and_limiters_renders_their_lanes() {
     let root = fresh_root();

@@ -27,6 +27,10 @@ pub struct ProductionTexts {
     pub zadd_first: &'static str,
     /// Why no script: the parameters are beyond what Lua's numbers hold.
     pub refused: &'static str,
+    /// While the script is being fetched.
+    pub loading: &'static str,
+    /// When the script could not be fetched.
+    pub unavailable: &'static str,
 }
 
 /// The production box's words in every language.
@@ -46,6 +50,8 @@ pub static PRODUCTION: Tr<ProductionTexts> = Tr {
         float_seconds: "Seconds in floating point cannot hold 0.1 exactly: at 10 per second with burst 1, a request every 100 ms is refused at 0.3 s with 0.9999999999999998 tokens.",
         zadd_first: "It adds every request to the log before counting, denials too: a client that keeps sending is blocked for ever.",
         refused: "No script for these parameters",
+        loading: "Loading the script…",
+        unavailable: "The script could not be loaded",
     },
     vi: ProductionTexts {
         title: "Chạy trong môi trường thật",
@@ -62,5 +68,7 @@ pub static PRODUCTION: Tr<ProductionTexts> = Tr {
         float_seconds: "Số thực dấu phẩy động không biểu diễn chính xác 0,1 giây: với 10 yêu cầu mỗi giây, burst 1 và một yêu cầu mỗi 100 ms, yêu cầu ở 0,3 s bị từ chối vì chỉ còn 0,9999999999999998 token.",
         zadd_first: "Nó ghi mọi yêu cầu vào log trước khi đếm, kể cả yêu cầu bị từ chối: client cứ tiếp tục gửi sẽ bị chặn mãi mãi.",
         refused: "Không có script cho các tham số này",
+        loading: "Đang tải script…",
+        unavailable: "Không tải được script",
     },
 };

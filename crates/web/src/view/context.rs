@@ -31,7 +31,8 @@ pub struct Ctx {
     /// showed: step 1 (at once) draws lane 0's marks, step n + 1 lane n's marks
     /// and lane n − 1's state-over-time strip. So switching scenario is a few
     /// short tasks instead of one long one (README "Switching scenario"); read
-    /// it through [`Ctx::drawn`].
+    /// it through [`Ctx::drawn`]. The yardstick and the trace are drawn at the
+    /// last step ([`Ctx::panels_drawn`]).
     pub settled: RwSignal<(Shared, usize)>,
     /// The virtual clock, ms.
     pub now: Memo<u64>,
@@ -132,6 +133,17 @@ impl Ctx {
             .with(|(r, n)| *n >= need && run.with(|latest| r == latest))
     }
 
+    /// Whether the panels under the lanes (the yardstick, the trace) draw the run in
+    /// view yet: at a new run's last step, the one after every lane's marks and strip, so
+    /// that the task that makes the run (the picker's) does not redraw them too.
+    /// Until then they keep what they showed, dimmed. Tracks the run and the step.
+    pub fn panels_drawn(&self) -> bool {
+        let run = self.run;
+        self.settled.with(|(r, n)| {
+            run.with(|latest| r == latest && *n >= latest.sim.lanes().len().saturating_add(2))
+        })
+    }
+
     /// Does what a person asked for.
     pub fn act(&self, action: Action) {
         self.model.update(|p| p.apply(action));
@@ -196,8 +208,8 @@ fn next_step(run: Memo<Shared>, settled: RwSignal<(Shared, usize)>, latest: Shar
         let Some(n) = settled.try_with_untracked(|(_, n)| *n) else {
             return;
         };
-        // The last lane's strip is one step after its marks.
-        let last = latest.sim.lanes().len().saturating_add(1);
+        // The last lane's strip is one step after its marks, the panels one after.
+        let last = latest.sim.lanes().len().saturating_add(2);
         let n = n.saturating_add(1);
         settled.set((latest.clone(), n));
         if n < last {

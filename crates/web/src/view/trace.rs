@@ -50,6 +50,8 @@ pub struct TraceRow {
     pub j: usize,
     /// Its algorithm.
     pub algorithm: Algorithm,
+    /// Its name ([`lane_name`]).
+    pub name: String,
     /// State before, as `field=value` pairs.
     pub before: String,
     /// The updates, `;`-separated (`–` for none).
@@ -96,6 +98,7 @@ pub fn trace_of(sim: &Sim, index: Option<u64>, lang: Lang) -> Option<TraceView> 
             Some(TraceRow {
                 j,
                 algorithm: lane.algorithm,
+                name: lane_name(sim.lanes(), j, lang),
                 before: fields_in(&e.before, LOG_HEAD, LOG_TAIL, more),
                 steps: if steps.is_empty() {
                     "–".into()
@@ -122,10 +125,17 @@ pub fn trace_of(sim: &Sim, index: Option<u64>, lang: Lang) -> Option<TraceView> 
 #[component]
 pub fn Trace() -> impl IntoView {
     let ctx = use_ctx();
-    let trace = Memo::new(move |_| {
+    // A new run's trace waits for its last step (`Ctx::panels_drawn`): meanwhile
+    // the panel keeps what it showed (its rows name their own lanes), dimmed.
+    let trace = Memo::new(move |prev: Option<&Option<TraceView>>| {
         let (selected, lang) = (ctx.selected.get(), ctx.lang.get());
+        if !ctx.panels_drawn() {
+            return prev.cloned().flatten();
+        }
         ctx.run.with(|s| trace_of(&s.sim, selected, lang))
     });
+    let waiting = Signal::derive(move || !ctx.panels_drawn());
+    let busy = Signal::derive(move || if waiting.get() { "true" } else { "false" });
     let body = move || match trace.get() {
         None => view! { <p class="empty">{text(&TRACE, |t| t.no_request)}</p> }.into_any(),
         Some(v) => {
@@ -169,7 +179,7 @@ pub fn Trace() -> impl IntoView {
         }
     };
     view! {
-        <section class="trace">
+        <section class="trace" class:waiting=waiting aria-busy=busy>
             <h2>{text(&TRACE, |t| t.trace)}</h2>
             {body}
         </section>
@@ -178,15 +188,12 @@ pub fn Trace() -> impl IntoView {
 
 #[component]
 fn Row(r: TraceRow) -> impl IntoView {
-    let ctx = use_ctx();
-    let lang = ctx.lang;
-    let j = r.j;
-    let name = Signal::derive(move || ctx.run.with(|s| lane_name(s.sim.lanes(), j, lang.get())));
+    let lang = use_ctx().lang;
     let wait = r.wait.map(|w| format!(" {w}")).unwrap_or_default();
     let verdict = Signal::derive(move || COMMON.get(lang.get()).decision(r.decision));
     view! {
         <tr data-lane=r.j>
-            <th scope="row">{name}</th>
+            <th scope="row">{r.name}</th>
             <td class="before"><code>{r.before}</code></td>
             <td class="steps"><code>{r.steps}</code></td>
             <td class="test" class:holds=r.holds><code>{r.test}</code></td>

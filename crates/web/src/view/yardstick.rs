@@ -15,22 +15,32 @@ use crate::view::lanes::lane::lane_name;
 #[component]
 pub fn Yardstick() -> impl IntoView {
     let ctx = use_ctx();
-    let rows = Memo::new(move |_| {
+    // A new run's rows wait for its last step (`Ctx::panels_drawn`): meanwhile the
+    // table keeps the rows it showed, each with its own lane's name, dimmed.
+    let rows = Memo::new(move |prev: Option<&Vec<RowOf>>| {
         // The numbers count arrivals: they change when a request arrives, not
         // every time the clock moves.
         ctx.revealed.track();
-        let now = ctx.now.get_untracked();
+        if !ctx.panels_drawn() {
+            return prev.cloned().unwrap_or_default();
+        }
+        let (now, lang) = (ctx.now.get_untracked(), ctx.lang.get());
         ctx.run.with(|s| {
-            s.sim
-                .lanes()
+            let lanes = s.sim.lanes();
+            lanes
                 .iter()
                 .enumerate()
-                .filter_map(|(j, l)| Some((j, l.algorithm, s.sim.yardstick(j, now)?)))
+                .filter_map(|(j, l)| {
+                    let y = s.sim.yardstick(j, now)?;
+                    Some((j, l.algorithm, lane_name(lanes, j, lang), y))
+                })
                 .collect::<Vec<_>>()
         })
     });
+    let waiting = Signal::derive(move || !ctx.panels_drawn());
+    let busy = Signal::derive(move || if waiting.get() { "true" } else { "false" });
     view! {
-        <section class="yardstick">
+        <section class="yardstick" class:waiting=waiting aria-busy=busy>
             <h2>{text(&YARDSTICK, |t| t.yardstick)}</h2>
             <div class="scroll">
                 <table>
@@ -49,7 +59,7 @@ pub fn Yardstick() -> impl IntoView {
                         {move || {
                             rows.get()
                                 .into_iter()
-                                .map(|(j, a, y)| view! { <Row j a y /> })
+                                .map(|(j, a, name, y)| view! { <Row j a name y /> })
                                 .collect_view()
                         }}
                     </tbody>
@@ -59,8 +69,11 @@ pub fn Yardstick() -> impl IntoView {
     }
 }
 
+/// One row: the lane, its algorithm, its name, its numbers.
+type RowOf = (usize, Algorithm, String, Numbers);
+
 #[component]
-fn Row(j: usize, a: Algorithm, y: Numbers) -> impl IntoView {
+fn Row(j: usize, a: Algorithm, name: String, y: Numbers) -> impl IntoView {
     let ctx = use_ctx();
     let lang = ctx.lang;
     let t = move || YARDSTICK.get(lang.get());
@@ -75,7 +88,7 @@ fn Row(j: usize, a: Algorithm, y: Numbers) -> impl IntoView {
     let state = y.state_numbers;
     view! {
         <tr data-lane=j data-algorithm=a.id()>
-            <th scope="row">{Signal::derive(move || ctx.run.with(|s| lane_name(s.sim.lanes(), j, lang.get())))}</th>
+            <th scope="row">{name}</th>
             <td class="passed" data-value=y.passed>{y.passed}</td>
             <td class="blocked" data-value=y.blocked>{y.blocked}</td>
             <td class="max-window" data-value=y.max_in_window>

@@ -212,6 +212,8 @@ async fn the_json_box_exports_imports_and_keeps_keys_as_text() {
     click(&root, "button.import").await;
     assert_eq!(lanes(&root), ["gcra"]);
     click(&root, "button.next").await;
+    // The trace shows a new run at its last step.
+    super::drawn(&root).await;
     // The key is shown, as text.
     assert!(text(&root, ".trace .which").contains(r#"key "<img src=x onerror=alert(1)>""#));
     assert!(root.query_selector("img").unwrap().is_none());
@@ -334,6 +336,14 @@ async fn a_lanes_production_box_shows_the_engines_text_for_its_parameters() {
         ],
     );
     settle().await;
+    // The page fetches the scripts; this runner serves no files of ours.
+    let teaching = ratelab_scripts::teaching::TEACHING.iter();
+    for s in ratelab_scripts::SCRIPTS
+        .into_iter()
+        .chain(teaching.filter_map(|t| t.script))
+    {
+        ratelab_web::view::lanes::production::provide_script(s.file, s.text().to_string());
+    }
     let boxes = all(&root, "details.production");
     assert_eq!(boxes.len(), 3);
     // Nothing is made until a box is opened.

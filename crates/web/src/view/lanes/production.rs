@@ -4,9 +4,17 @@
 //! memory per key the lab measured and the versions the tests checked. Texts the
 //! engine generates from the parameters (`ratelab_scripts::production`): the page
 //! never talks to a server. Every text goes in as a text node, never as markup.
+//!
+//! The scripts themselves are not in the bundle (about 7 KB gzipped, README
+//! "Bundle"): an opened box fetches its script's file (`scripts/lua/…`, copied to
+//! dist by Trunk from `crates/scripts/`) and its shared parts, and splices them as
+//! the build does (`ratelab_scripts::splice`, tested equal to the built text).
 
+use std::cell::RefCell;
+
+use leptos::either::EitherOf3;
 use leptos::prelude::*;
-use ratelab_scripts::production::{production, Kind, Production};
+use ratelab_scripts::production::{production_without_text, Kind, Production};
 use ratelab_scripts::{NGINX_VERSION, REDIS_VERSION};
 
 use super::LaneCtx;
@@ -23,6 +31,57 @@ fn wrong(t: &ProductionTexts, id: &str) -> &'static str {
     }
 }
 
+thread_local! {
+    /// Script texts by file, fetched or given: each fetched once per page.
+    static SCRIPTS: RefCell<Vec<(&'static str, String)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Gives the text of the script whose file is `file` (`ratelab_scripts::Script::file`)
+/// instead of fetching it (for tests, whose runner serves no files of ours).
+pub fn provide_script(file: &'static str, text: String) {
+    SCRIPTS.with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            s.retain(|(f, _)| *f != file);
+            s.push((file, text));
+        }
+    });
+}
+
+fn known(file: &str) -> Option<String> {
+    SCRIPTS.with(|s| {
+        s.try_borrow()
+            .ok()?
+            .iter()
+            .find(|(f, _)| *f == file)
+            .map(|(_, t)| t.clone())
+    })
+}
+
+/// The script in `file`, with its parts spliced in: known, or fetched from
+/// `scripts/` beside the loader. Errors are one line naming the file.
+async fn script_text(file: &'static str) -> Result<String, String> {
+    if let Some(t) = known(file) {
+        return Ok(t);
+    }
+    let get = |f: String| async move {
+        let url = crate::worker::beside_loader(&format!("scripts/{f}"));
+        crate::view::learn::fetch::get(&url)
+            .await
+            .map_err(|e| format!("{url}: {e}"))
+    };
+    let body = get(file.to_string()).await?;
+    let mut parts = Vec::new();
+    for part in ratelab_scripts::parts(&body) {
+        parts.push((part.to_string(), get(format!("lua/{part}.lua")).await?));
+    }
+    let text = ratelab_scripts::splice(&body, |p| {
+        parts.iter().find(|(n, _)| n == p).map(|(_, t)| t.as_str())
+    })
+    .ok_or_else(|| format!("scripts/{file}: a part is missing"))?;
+    provide_script(file, text.clone());
+    Ok(text)
+}
+
 /// The box of the lane in context. Its texts are made only once it is opened.
 #[component]
 pub fn ProductionBox() -> impl IntoView {
@@ -34,16 +93,49 @@ pub fn ProductionBox() -> impl IntoView {
             return None;
         }
         ctx.run.with(|s| {
-            s.sim
-                .lanes()
-                .get(lane.j)
-                .map(|l| production(l.algorithm, &l.params, &l.id).map_err(|e| e.to_string()))
+            s.sim.lanes().get(lane.j).map(|l| {
+                production_without_text(l.algorithm, &l.params, &l.id).map_err(|e| e.to_string())
+            })
+        })
+    });
+    // The script's text, once fetched (`None` meanwhile): a box shows its own
+    // script or a line saying it is coming, never another lane's.
+    let script = RwSignal::new(None::<(&'static str, Result<String, String>)>);
+    let file_of = |m: &Option<Result<Production, String>>| match m {
+        Some(Ok(p)) => p.script.map(|s| s.file),
+        _ => None,
+    };
+    Effect::new(move |_| {
+        let Some(file) = made.with(file_of) else {
+            return;
+        };
+        if script.with_untracked(|s| s.as_ref().is_some_and(|(f, _)| *f == file)) {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let text = script_text(file).await;
+            if made.try_with_untracked(file_of).flatten() == Some(file) {
+                script.try_set(Some((file, text)));
+            }
+        });
+    });
+    // What the `<pre>` shows: the nginx lines as made, a script once fetched.
+    let code = Memo::new(move |_| -> Option<Result<String, String>> {
+        made.with(|m| match m {
+            Some(Ok(p)) => match p.script {
+                None => Some(Ok(p.text.clone())),
+                Some(s) => script.with(|got| match got {
+                    Some((f, text)) if *f == s.file => Some(text.clone()),
+                    _ => None,
+                }),
+            },
+            _ => None,
         })
     });
     let copied = RwSignal::new(false);
     let copy = move |_| {
-        let script = made.with_untracked(|m| match m {
-            Some(Ok(p)) => Some(p.text.clone()),
+        let script = code.with_untracked(|c| match c {
+            Some(Ok(text)) => Some(text.clone()),
             _ => None,
         });
         if let (Some(w), Some(script)) = (web_sys::window(), script) {
@@ -92,7 +184,13 @@ pub fn ProductionBox() -> impl IntoView {
                             }}
                         </button>
                     </div>
-                    <pre class="code">{p.text}</pre>
+                    {move || match code.get() {
+                        Some(Ok(text)) => EitherOf3::A(view! { <pre class="code">{text}</pre> }),
+                        Some(Err(why)) => EitherOf3::B(view! {
+                            <p class="error">{t.unavailable}": "{why}</p>
+                        }),
+                        None => EitherOf3::C(view! { <p class="loading">{t.loading}</p> }),
+                    }}
                     {p.call.map(|c| view! {
                         <p class="call-title">{t.call}</p>
                         <pre class="code">{c}</pre>

@@ -54,7 +54,7 @@ pub async fn texts(lang: Lang) -> Loaded {
         .map_err(|e| format!("{url}: {e}"))
 }
 
-async fn get(url: &str) -> Result<String, String> {
+pub(crate) async fn get(url: &str) -> Result<String, String> {
     let window = web_sys::window().ok_or("no window")?;
     let response = JsFuture::from(window.fetch_with_str(url))
         .await
