@@ -87,14 +87,7 @@ test('the work budget refuses in Vietnamese on the Vietnamese page', async (t) =
 test('a big import is built in slices with a progress line, then runs', async (t) => {
   const page = await open(t, site.browser, `${site.base}?scenario=golden`);
   await page.locator('article.lane').first().waitFor();
-  // Every text the progress line shows (a MutationObserver sees each one).
-  await page.evaluate(() => {
-    window.__progress = [];
-    new MutationObserver(() => {
-      const p = document.querySelector('details.json .building')?.textContent;
-      if (p && window.__progress.at(-1) !== p) window.__progress.push(p);
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
+  await watchProgress(page);
   await importRequests(page, 100_000);
   await page.waitForFunction(() => document.querySelector('select[name="scenario"]')?.value === 'custom');
   const seen = await page.evaluate(() => window.__progress);
