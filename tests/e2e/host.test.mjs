@@ -224,8 +224,11 @@ test('a production box fetches its script beside the loader, from a page in anot
   const algorithm = await lane.getAttribute('data-algorithm');
   const box = lane.locator('details.production');
   await box.locator('summary').click();
-  const code = box.locator('pre.code').first();
+  // The script's block, once fetched (the call's block below it shows at once,
+  // and a "loading" line stands where the script will be until it comes).
+  const code = box.locator('pre.code').filter({ hasText: `-- ratelab ${algorithm}` });
   await code.waitFor();
+  assert.equal(await box.locator('p.loading').count(), 0);
   const text = await code.textContent();
   assert.ok(text.startsWith(`-- ratelab ${algorithm}`), `${algorithm}: ${text.slice(0, 80)}`);
   // The shared parts are spliced in, as the build assembles them.
