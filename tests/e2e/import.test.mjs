@@ -7,11 +7,12 @@
 // (`contain: strict`), so a frame never lays their text out. And the work budget's refusal is said in
 // Vietnamese on the Vietnamese page. A text over 1 MB is read in the page's
 // worker (the line says "reading…"), with what the page's own reading gives (a
-// page whose Worker cannot start reads it itself). Speed is measured by
+// page whose Worker cannot start, or whose policy forbids workers, reads it
+// itself). Speed is measured by
 // crates/bench/browser/import.mjs, never here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { open, useDist, watchWorkersAndLongTasks } from './helpers.mjs';
+import { open, serve, dist, STRICT_CSP, useDist, watchWorkersAndLongTasks } from './helpers.mjs';
 
 const site = useDist();
 
@@ -183,4 +184,33 @@ test('a big import is read in the worker, with what this thread reads', async (t
     console.log(`# read on the page's thread: longest main-thread task ${longestHere.toFixed(0)} ms`);
     assert.deepEqual(shown, there);
   }
+});
+
+test('where the page forbids workers, a big import is read on its own thread, the same', async (t) => {
+  // A policy with worker-src 'none': the worker the import asks for is refused
+  // (a violation by design, so not `open`'s check), and the page reads the text
+  // itself, after saying "reading…".
+  const strict = await serve(dist, { csp: `${STRICT_CSP}; worker-src 'none'` });
+  t.after(() => new Promise((ok) => strict.close(ok)));
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`http://127.0.0.1:${strict.address().port}/?scenario=golden`);
+  await page.locator('article.lane').first().waitFor();
+  await watchProgress(page);
+  await importRequests(page, 300_000);
+  const [here] = await outcome(page);
+  const seen = await page.evaluate(() => window.__progress);
+  assert.equal(seen[0], 'reading…', JSON.stringify(seen));
+  assert.equal(here.scenario, 'custom');
+  assert.equal(here.error, '');
+  // What a page with a worker shows for the same text.
+  const there = await open(t, site.browser, `${site.base}?scenario=golden`);
+  await there.locator('article.lane').first().waitFor();
+  await importRequests(there, 300_000);
+  const [shown] = await outcome(there);
+  assert.deepEqual(here, shown);
+  assert.deepEqual(errors, []);
 });

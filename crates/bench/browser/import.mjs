@@ -8,7 +8,7 @@
 //
 //   bench  import  <requests>  <wall ms>  <settled ms>  <longest task ms>  <tasks ≥ 50 ms>
 //          <frames drawn meanwhile>  <longest frame meanwhile ms>
-//          <frame median ms>  <frame p95 ms>
+//          <frame median ms>  <frame p95 ms>  <change ms>
 //   bench  import  <requests>  pending  <why>
 //
 // "Wall" is from the click to the first frame that shows the imported stream (the
@@ -18,7 +18,9 @@
 // "frames drawn meanwhile" and "longest frame meanwhile" are the
 // requestAnimationFrame intervals from the click to that first frame (an import
 // built in one task draws one frame, as long as the task). The last two are the
-// frame intervals over RATELAB_IMPORT_PLAY_MS of playing after it.
+// frame intervals over RATELAB_IMPORT_PLAY_MS of playing after it. "Change" is
+// how long the box's `change` event took (its handlers run inside the dispatch),
+// before the click: what a paste and a blur cost.
 //
 //   RATELAB_DIST              the built page (default: ../../../dist)
 //   RATELAB_IMPORT_SIZES      request counts (default 200000,2000000)
@@ -63,7 +65,7 @@ async function once(browser, url, n) {
     await box.locator('summary').click();
     await page.waitForTimeout(1000);
     // The config, written into the box in the page.
-    await page.evaluate((n) => {
+    const change = await page.evaluate((n) => {
       const times = new Array(n);
       for (let i = 0; i < n; i++) times[i] = i * 5;
       const config = {
@@ -76,7 +78,9 @@ async function once(browser, url, n) {
       const area = document.querySelector('details.json textarea');
       area.value = JSON.stringify(config);
       area.dispatchEvent(new Event('input', { bubbles: true }));
+      const t = performance.now();
       area.dispatchEvent(new Event('change', { bubbles: true }));
+      return performance.now() - t;
     }, n);
     await page.waitForTimeout(1000);
     let cdp;
@@ -174,7 +178,7 @@ async function once(browser, url, n) {
     );
     const sorted = frames.slice(1).sort((a, b) => a - b);
     const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? NaN;
-    return { wall, settled, longest, long: after.length, worstDuring, framesDuring: state.during.length, frameMedian: median(sorted), frameP95: p95 };
+    return { wall, settled, longest, long: after.length, worstDuring, framesDuring: state.during.length, frameMedian: median(sorted), frameP95: p95, change };
   } finally {
     await context.close();
   }
@@ -191,7 +195,7 @@ try {
   for (const n of sizes) {
     try {
       const r = await once(browser, url, n);
-      line(n, r.wall.toFixed(0), r.settled.toFixed(0), r.longest.toFixed(0), r.long, r.framesDuring, r.worstDuring.toFixed(0), r.frameMedian.toFixed(1), r.frameP95.toFixed(1));
+      line(n, r.wall.toFixed(0), r.settled.toFixed(0), r.longest.toFixed(0), r.long, r.framesDuring, r.worstDuring.toFixed(0), r.frameMedian.toFixed(1), r.frameP95.toFixed(1), r.change.toFixed(0));
     } catch (e) {
       line(n, 'pending', `the harness failed: ${String(e.message ?? e).split('\n')[0]}`);
     }

@@ -34,6 +34,36 @@ impl Request {
     pub const fn keyed(t: u64, key: u32) -> Request {
         Request { t, key, cost: 1 }
     }
+
+    /// Checks this request as the `i`th of a stream whose key table has `keys`
+    /// names and whose request before it came at `previous`: not before it, its
+    /// key in the table, its cost ≥ 1 ([`Stream::validate`] checks each request
+    /// with this; so does a reader that gets a stream a part at a time).
+    pub fn check(&self, i: usize, previous: Option<u64>, keys: usize) -> Result<(), SimError> {
+        if let Some(p) = previous.filter(|&p| self.t < p) {
+            return Err(SimError::at(
+                &format!("requests[{i}].t"),
+                format_args!(
+                    "{} comes before requests[{}].t = {p} (requests must be sorted by time)",
+                    self.t,
+                    i.wrapping_sub(1)
+                ),
+            ));
+        }
+        if self.key as usize >= keys {
+            return Err(SimError::at(
+                &format!("requests[{i}].key"),
+                format_args!(
+                    "key index {} is not in the key table ({keys} keys)",
+                    self.key
+                ),
+            ));
+        }
+        if self.cost == 0 {
+            return Err(SimError::at(&format!("requests[{i}].cost"), "must be > 0"));
+        }
+        Ok(())
+    }
 }
 
 /// A stream: requests sorted by time (equal times allowed) and the key table their
@@ -106,29 +136,7 @@ impl Stream {
         }
         let mut previous: Option<u64> = None;
         for (i, r) in self.requests.iter().enumerate() {
-            if let Some(p) = previous.filter(|&p| r.t < p) {
-                return Err(SimError::at(
-                    &format!("requests[{i}].t"),
-                    format_args!(
-                        "{} comes before requests[{}].t = {p} (requests must be sorted by time)",
-                        r.t,
-                        i - 1
-                    ),
-                ));
-            }
-            if r.key as usize >= self.keys.len() {
-                return Err(SimError::at(
-                    &format!("requests[{i}].key"),
-                    format_args!(
-                        "key index {} is not in the key table ({} keys)",
-                        r.key,
-                        self.keys.len()
-                    ),
-                ));
-            }
-            if r.cost == 0 {
-                return Err(SimError::at(&format!("requests[{i}].cost"), "must be > 0"));
-            }
+            r.check(i, previous, self.keys.len())?;
             previous = Some(r.t);
         }
         Ok(())

@@ -13,7 +13,7 @@
 use std::sync::{Arc, Mutex};
 
 use ratelab_sim::share::{normalise_ids, Setup, MAX_PLAYGROUND_LANES};
-use ratelab_sim::{Config, Request, ScenarioId, Stream};
+use ratelab_sim::{Config, Request, ScenarioId, Stream, MAX_REQUESTS};
 
 /// A text longer than this (in bytes) is read in a worker, where there is one
 /// (a 200 000-request import is about 1.3 MB).
@@ -145,51 +145,122 @@ fn number(text: &str) -> Result<(usize, &str), String> {
 }
 
 /// The [`Checked`] that [`encode`] wrote, without trusting it: an answer that is
-/// not whole, or a setup that is not one, is an error (never a panic). The stream
-/// is checked as every runner checks one ([`Stream::validate`]); the setup's
-/// budget was checked where it was read (the same code on the same module).
+/// not whole, or a setup that is not one, is an error (never a panic). The whole
+/// of [`Decoding`]: the page decodes a big answer a part per task instead.
 pub fn decode(head: &str, bytes: &[u8]) -> Result<Checked, String> {
-    let (n, head) = number(head)?;
-    let (len, head) = number(head)?;
-    let (notice, rest) = (head.get(..len).ok_or(BAD)?, head.get(len..).ok_or(BAD)?);
-    let notice = Some(notice.to_string()).filter(|n| !n.is_empty());
-    if let Some(e) = rest.strip_prefix('e') {
-        return Ok(Checked {
+    match Decoding::start(head, bytes.len())? {
+        Head::Read(checked) => Ok(checked),
+        Head::Records(mut d) => {
+            d.feed(bytes)?;
+            d.finish()
+        }
+    }
+}
+
+/// What an answer's text says: an error read (with its notice), or the records
+/// of a setup to decode.
+pub enum Head {
+    /// The import's error, as [`read_checked`] gave it: nothing more to decode.
+    Read(Checked),
+    /// The setup, its records still to [`Decoding::feed`].
+    Records(Decoding),
+}
+
+/// An answer's records being decoded, a part at a time (so that no task of the
+/// page's is long: 2 000 000 requests are 32 MB of records, about 150 ms of work
+/// in one piece). Each record is checked as it is read, as [`Stream::validate`]
+/// checks a stream ([`Request::check`]); the setup's budget was checked where it
+/// was read (the same code on the same module).
+pub struct Decoding {
+    notice: Option<String>,
+    /// The lanes, the window and the key table.
+    rest: Config,
+    /// How many records the answer has.
+    n: usize,
+    /// The setup's requests, and the config's own copy, made as they are read.
+    requests: Vec<Request>,
+    copy: Vec<Request>,
+}
+
+impl Decoding {
+    /// Reads an answer's text, for records of `bytes` bytes in all. Their
+    /// number is checked against the text's and the cap before any is kept.
+    pub fn start(head: &str, bytes: usize) -> Result<Head, String> {
+        let (n, head) = number(head)?;
+        let (len, head) = number(head)?;
+        let (notice, rest) = (head.get(..len).ok_or(BAD)?, head.get(len..).ok_or(BAD)?);
+        let notice = Some(notice.to_string()).filter(|n| !n.is_empty());
+        if let Some(e) = rest.strip_prefix('e') {
+            return Ok(Head::Read(Checked {
+                notice,
+                result: Err(e.to_string()),
+            }));
+        }
+        let rest = rest.strip_prefix('k').ok_or(BAD)?;
+        let rest = Config::from_json(rest).map_err(|_| BAD.to_string())?;
+        if n > MAX_REQUESTS || Some(bytes) != n.checked_mul(16) {
+            return Err(BAD.into());
+        }
+        Ok(Head::Records(Decoding {
             notice,
-            result: Err(e.to_string()),
-        });
+            rest,
+            n,
+            requests: Vec::with_capacity(n),
+            copy: Vec::with_capacity(n),
+        }))
     }
-    let rest = rest.strip_prefix('k').ok_or(BAD)?;
-    let rest = Config::from_json(rest).map_err(|_| BAD.to_string())?;
-    if Some(bytes.len()) != n.checked_mul(16) {
-        return Err(BAD.into());
+
+    /// Decodes the next whole records.
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let more = bytes.len() / 16;
+        if bytes.len() % 16 != 0 || self.requests.len() + more > self.n {
+            return Err(BAD.into());
+        }
+        let keys = self.rest.stream.keys.len();
+        let word =
+            |r: &[u8], at: usize| u32::from_le_bytes([r[at], r[at + 1], r[at + 2], r[at + 3]]);
+        let mut previous = self.requests.last().map(|r| r.t);
+        for r in bytes.chunks_exact(16) {
+            let r = Request {
+                t: u64::from(word(r, 0)) | u64::from(word(r, 4)) << 32,
+                key: word(r, 8),
+                cost: word(r, 12),
+            };
+            r.check(self.requests.len(), previous, keys)
+                .map_err(|_| BAD.to_string())?;
+            previous = Some(r.t);
+            self.requests.push(r);
+            self.copy.push(r);
+        }
+        Ok(())
     }
-    let word = |r: &[u8], at: usize| u32::from_le_bytes([r[at], r[at + 1], r[at + 2], r[at + 3]]);
-    let requests = bytes
-        .chunks_exact(16)
-        .map(|r| Request {
-            t: u64::from(word(r, 0)) | u64::from(word(r, 4)) << 32,
-            key: word(r, 8),
-            cost: word(r, 12),
+
+    /// The decoded answer, if every record came.
+    pub fn finish(self) -> Result<Checked, String> {
+        if self.requests.len() != self.n {
+            return Err(BAD.into());
+        }
+        let keys = self.rest.stream.keys;
+        let mut setup = Setup::for_scenario(ScenarioId::Custom);
+        setup.window_ms = self.rest.window_ms;
+        setup.requests = Stream {
+            requests: self.requests,
+            keys: keys.clone(),
+        };
+        let copy = Stream {
+            requests: self.copy,
+            keys,
+        };
+        setup.lanes = self.rest.lanes;
+        let config = Config {
+            scenario: Some(ScenarioId::Custom),
+            ..Config::new(copy, setup.lanes.clone(), setup.window_ms)
+        };
+        Ok(Checked {
+            notice: self.notice,
+            result: Ok((setup, config)),
         })
-        .collect();
-    let stream = Stream {
-        requests,
-        keys: rest.stream.keys,
-    };
-    stream.validate().map_err(|_| BAD.to_string())?;
-    let mut setup = Setup::for_scenario(ScenarioId::Custom);
-    setup.lanes = rest.lanes;
-    setup.window_ms = rest.window_ms;
-    setup.requests = stream;
-    let config = Config {
-        scenario: Some(ScenarioId::Custom),
-        ..Config::new(setup.requests.clone(), setup.lanes.clone(), setup.window_ms)
-    };
-    Ok(Checked {
-        notice,
-        result: Ok((setup, config)),
-    })
+    }
 }
 
 #[cfg(test)]
@@ -268,6 +339,71 @@ mod tests {
         assert_eq!(decode(&head.replacen('k', "x", 1), &good), bad);
     }
 
+    /// Decodes `bytes` a part at a time, cut at each of `cuts` (byte offsets).
+    fn in_parts(head: &str, bytes: &[u8], cuts: &[usize]) -> Result<Checked, String> {
+        let Head::Records(mut d) = Decoding::start(head, bytes.len())? else {
+            return decode(head, bytes);
+        };
+        let mut at = 0;
+        for &cut in cuts.iter().chain([&bytes.len()]) {
+            d.feed(&bytes[at..cut])?;
+            at = cut;
+        }
+        d.finish()
+    }
+
+    #[test]
+    fn an_answer_decoded_in_parts_is_the_same_and_checked_across_them() {
+        let t = text(
+            r#"[{"t":1,"key":"a"},{"t":2,"key":"b"},3,{"t":7,"key":"a","cost":4}]"#,
+            2,
+        );
+        let (head, good) = encode(&read_checked(&t));
+        let whole = decode(&head, &good);
+        assert!(whole.is_ok());
+        for cuts in [
+            &[][..],
+            &[0],
+            &[16],
+            &[16, 32],
+            &[16, 32, 48],
+            &[48, 48, 64],
+        ] {
+            assert_eq!(in_parts(&head, &good, cuts), whole, "cuts {cuts:?}");
+        }
+        let bad = Err(BAD.to_string());
+        // A part that is not whole records, and a stop before the last one.
+        assert_eq!(in_parts(&head, &good, &[8]), bad);
+        let Ok(Head::Records(mut d)) = Decoding::start(&head, good.len()) else {
+            panic!("records");
+        };
+        assert_eq!(d.feed(&good[..32]), Ok(()));
+        assert_eq!(d.finish(), bad);
+        // A time going back just where one part ends and the next begins: the
+        // third record (t = 3, the next part's first) is made 1, before the
+        // second (t = 2, the first part's last).
+        let mut back = good.clone();
+        back[32] = 1;
+        assert_eq!(in_parts(&head, &back, &[32]), bad);
+        assert_eq!(decode(&head, &back), bad);
+        // More records than the text says.
+        let Ok(Head::Records(mut d)) = Decoding::start(&head, good.len()) else {
+            panic!("records");
+        };
+        assert_eq!(d.feed(&good), Ok(()));
+        assert_eq!(d.feed(&good[..16]), Err(BAD.to_string()));
+    }
+
+    #[test]
+    fn a_count_over_the_cap_is_refused_before_anything_is_kept() {
+        let (head, _) = encode(&read_checked(&text("[1,2]", 2)));
+        let over = MAX_REQUESTS + 1;
+        let head = head.replacen("2:", &format!("{over}:"), 1);
+        assert!(matches!(Decoding::start(&head, over * 16), Err(e) if e == BAD));
+        let huge = format!("{}{}", usize::MAX, &head[head.find(':').unwrap_or(0)..]);
+        assert!(matches!(Decoding::start(&huge, 0), Err(e) if e == BAD));
+    }
+
     #[cfg(not(target_arch = "wasm32"))]
     mod props {
         use super::super::*;
@@ -279,6 +415,7 @@ mod tests {
                 gaps in proptest::collection::vec((0u64..1000, 0usize..4, 1u32..4), 0..200),
                 lanes in 1usize..9,
                 window in proptest::option::of(1u64..100_000),
+                part in 1usize..50,
             ) {
                 let mut t = 0;
                 let items: Vec<String> = gaps.iter().map(|&(g, k, c)| {
@@ -299,7 +436,10 @@ mod tests {
                 let checked = read_checked(&text);
                 prop_assert!(checked.result.is_ok(), "{:?}", checked.result);
                 let (head, bytes) = encode(&checked);
-                prop_assert_eq!(decode(&head, &bytes), Ok(checked));
+                prop_assert_eq!(decode(&head, &bytes), Ok(checked.clone()));
+                // Cut into parts of `part` records.
+                let cuts: Vec<usize> = (1..).map(|i| i * part * 16).take_while(|&c| c < bytes.len()).collect();
+                prop_assert_eq!(super::in_parts(&head, &bytes, &cuts), Ok(checked));
             }
         }
     }

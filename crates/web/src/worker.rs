@@ -236,6 +236,59 @@ thread_local! {
     /// The worker reading the latest big import, with its handlers; replaced (and
     /// the old one stopped) by the next import's.
     static READER: RefCell<Option<(web_sys::Worker, Handlers)>> = const { RefCell::new(None) };
+    /// Which decoding of an answer is wanted: [`stop_reading`] moves it on, and a
+    /// decoding that finds it moved stops.
+    static DECODING: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many bytes of an answer's records one task decodes: 131 072 requests,
+/// about 10 ms of work (the whole of 2 000 000 in one task was about 150 ms).
+const STEP: u32 = 1 << 21;
+
+/// Decodes a worker's answer, `STEP` bytes of records a task (each copied out
+/// of the transferred buffer as it is decoded: never the whole at once), and
+/// calls `done` with it, or with `None` if it is not one; never if a newer read
+/// or a change stops it first ([`stop_reading`]).
+fn decode_in_steps(
+    head: &str,
+    bytes: js_sys::Uint8Array,
+    done: Box<dyn FnOnce(Option<crate::import::Checked>)>,
+) {
+    use crate::import::{Decoding, Head};
+    match Decoding::start(head, bytes.length() as usize) {
+        Ok(Head::Records(d)) => {
+            let wanted = DECODING.with(|d| d.get());
+            step(d, bytes, 0, wanted, Vec::new(), done);
+        }
+        Ok(Head::Read(checked)) => done(Some(checked)),
+        Err(_) => done(None),
+    }
+}
+
+/// One task of [`decode_in_steps`], from byte `at`; `part` is the buffer each
+/// step copies into.
+fn step(
+    mut d: crate::import::Decoding,
+    bytes: js_sys::Uint8Array,
+    at: u32,
+    wanted: u64,
+    mut part: Vec<u8>,
+    done: Box<dyn FnOnce(Option<crate::import::Checked>)>,
+) {
+    if DECODING.with(|d| d.get()) != wanted {
+        return;
+    }
+    let end = at.saturating_add(STEP).min(bytes.length());
+    part.resize((end - at) as usize, 0);
+    bytes.subarray(at, end).copy_to(&mut part);
+    if d.feed(&part).is_err() {
+        return done(None);
+    }
+    if end >= bytes.length() {
+        return done(d.finish().ok());
+    }
+    gloo_timers::callback::Timeout::new(0, move || step(d, bytes, end, wanted, part, done))
+        .forget();
 }
 
 /// Whether a worker can be asked to read an import (a loader told us where
@@ -244,8 +297,10 @@ pub fn can_read() -> bool {
     WORKER.with(|w| w.try_borrow().is_ok_and(|w| w.is_some()))
 }
 
-/// Stops the worker reading an import, if one is (its answer would be ignored).
+/// Stops the worker reading an import, if one is (its answer would be ignored),
+/// and the decoding of an answer, if one is under way.
 pub fn stop_reading() {
+    DECODING.with(|d| d.set(d.get().wrapping_add(1)));
     let old = READER.with(|r| r.try_borrow_mut().ok().and_then(|mut r| r.take()));
     if let Some((worker, _)) = old {
         worker.terminate();
@@ -274,10 +329,10 @@ pub fn read_in_worker(
             };
             let head = field("head").and_then(|h| h.as_string());
             let bytes = field("read").and_then(|b| b.dyn_into::<js_sys::Uint8Array>().ok());
-            done(match (head, bytes) {
-                (Some(head), Some(bytes)) => crate::import::decode(&head, &bytes.to_vec()).ok(),
-                _ => None,
-            });
+            match (head, bytes) {
+                (Some(head), Some(bytes)) => decode_in_steps(&head, bytes, Box::new(done)),
+                _ => done(None),
+            }
         }),
     )?;
     READER.with(|r| {

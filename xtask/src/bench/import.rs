@@ -11,8 +11,9 @@ use crate::util::{Ctx, Result};
 pub(super) struct ImportRow {
     pub requests: String,
     /// shown, settled, longest task, tasks ≥ 50 ms, frames meanwhile, longest
-    /// frame meanwhile, frame median after, frame p95 after; or why not.
-    pub result: std::result::Result<[String; 8], String>,
+    /// frame meanwhile, frame median after, frame p95 after, the box's change
+    /// event; or why not.
+    pub result: std::result::Result<[String; 9], String>,
 }
 
 /// What the import part measured, or why nothing ran.
@@ -41,7 +42,7 @@ fn parse_import(out: &str) -> Import {
         };
         let result = match rest {
             ["pending", why] => Err(why.to_string()),
-            [a, b, c, d, e, g, h, i] => Ok([a, b, c, d, e, g, h, i].map(|s| s.to_string())),
+            [a, b, c, d, e, g, h, i, j] => Ok([a, b, c, d, e, g, h, i, j].map(|s| s.to_string())),
             _ => Err(format!("unreadable line: {line}")),
         };
         rows.push(ImportRow {
@@ -62,7 +63,7 @@ mod tests {
 
     #[test]
     fn lines_are_read() {
-        let out = "x\nbench\timport\t200000\t582\t582\t236\t2\t11\t232\t16.7\t16.7\n\
+        let out = "x\nbench\timport\t200000\t582\t582\t236\t2\t11\t232\t16.7\t16.7\t3\n\
                    bench\timport\t2000000\tpending\tno page\nbench\timport\t3\t1\n";
         let Import::Measured(rows) = parse_import(out) else {
             panic!("no rows")

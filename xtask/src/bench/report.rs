@@ -469,33 +469,34 @@ fn import_section(t: &mut String, i: &Import) {
         as a person does). Shown: from the click to the first frame with the imported \
         stream; settled: to the end of the import's last long task; meanwhile: the frames \
         drawn before it was shown and the longest of them; after: frame intervals while \
-        the clock plays, median / p95.\n"
+        the clock plays, median / p95; change: the box's `change` event (when the text \
+        was put in it, before the click).\n"
     );
     let _ = writeln!(
         t,
-        "| requests | shown | settled | longest task | tasks ≥ 50 ms | frames meanwhile (longest) | after |"
+        "| requests | shown | settled | longest task | tasks ≥ 50 ms | frames meanwhile (longest) | after | change |"
     );
-    let _ = writeln!(t, "|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(t, "|---:|---:|---:|---:|---:|---:|---:|---:|");
     let rows = match i {
         Import::Measured(rows) => rows,
         Import::Pending(why) => {
-            let _ = writeln!(t, "| – | ⏳ pending: {why} | – | – | – | – | – |");
+            let _ = writeln!(t, "| – | ⏳ pending: {why} | – | – | – | – | – | – |");
             return;
         }
     };
     for row in rows {
         match &row.result {
-            Ok([shown, settled, longest, long, frames, worst, median, p95]) => {
+            Ok([shown, settled, longest, long, frames, worst, median, p95, change]) => {
                 let _ = writeln!(
                     t,
-                    "| {} | {shown} ms | {settled} ms | {longest} ms | {long} | {frames} ({worst} ms) | {median} / {p95} ms |",
+                    "| {} | {shown} ms | {settled} ms | {longest} ms | {long} | {frames} ({worst} ms) | {median} / {p95} ms | {change} ms |",
                     row.requests
                 );
             }
             Err(why) => {
                 let _ = writeln!(
                     t,
-                    "| {} | ⏳ pending: {why} | – | – | – | – | – |",
+                    "| {} | ⏳ pending: {why} | – | – | – | – | – | – |",
                     row.requests
                 );
             }

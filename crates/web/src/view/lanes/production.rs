@@ -10,8 +10,6 @@
 //! dist by Trunk from `crates/scripts/`) and its shared parts, and splices them as
 //! the build does (`ratelab_scripts::splice`, tested equal to the built text).
 
-use std::cell::RefCell;
-
 use leptos::either::EitherOf3;
 use leptos::prelude::*;
 use ratelab_scripts::production::{production_without_text, Kind, Production};
@@ -20,6 +18,7 @@ use ratelab_scripts::{NGINX_VERSION, REDIS_VERSION};
 use super::LaneCtx;
 use crate::texts::json::JSON;
 use crate::texts::production::{ProductionTexts, PRODUCTION};
+use crate::view::learn::fetch::Kept;
 use crate::view::{text, use_ctx};
 
 /// What goes wrong with a teaching script, in the page's words.
@@ -33,28 +32,17 @@ fn wrong(t: &ProductionTexts, id: &str) -> &'static str {
 
 thread_local! {
     /// Script texts by file, fetched or given: each fetched once per page.
-    static SCRIPTS: RefCell<Vec<(&'static str, String)>> = const { RefCell::new(Vec::new()) };
+    static SCRIPTS: Kept<&'static str, String> = const { Kept::new() };
 }
 
 /// Gives the text of the script whose file is `file` (`ratelab_scripts::Script::file`)
 /// instead of fetching it (for tests, whose runner serves no files of ours).
 pub fn provide_script(file: &'static str, text: String) {
-    SCRIPTS.with(|s| {
-        if let Ok(mut s) = s.try_borrow_mut() {
-            s.retain(|(f, _)| *f != file);
-            s.push((file, text));
-        }
-    });
+    SCRIPTS.with(|s| s.put(file, text));
 }
 
-fn known(file: &str) -> Option<String> {
-    SCRIPTS.with(|s| {
-        s.try_borrow()
-            .ok()?
-            .iter()
-            .find(|(f, _)| *f == file)
-            .map(|(_, t)| t.clone())
-    })
+fn known(file: &'static str) -> Option<String> {
+    SCRIPTS.with(|s| s.get(&file))
 }
 
 /// The script in `file`, with its parts spliced in: known, or fetched from

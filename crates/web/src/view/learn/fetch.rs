@@ -14,31 +14,46 @@ use crate::texts::Lang;
 /// Where the texts are, relative to the page.
 pub const DIR: &str = "lessons";
 
+/// Values kept by key for the page's life, each put once and read many times:
+/// a thread-local table of what was fetched, or given instead of fetched (the
+/// browser tests, whose runner serves no files of ours). A few entries: a lookup
+/// is a scan.
+pub struct Kept<K, V>(RefCell<Vec<(K, V)>>);
+
+impl<K: PartialEq, V: Clone> Kept<K, V> {
+    /// An empty table.
+    pub const fn new() -> Kept<K, V> {
+        Kept(RefCell::new(Vec::new()))
+    }
+
+    /// Keeps `value` for `key`, in place of an older one.
+    pub fn put(&self, key: K, value: V) {
+        if let Ok(mut kept) = self.0.try_borrow_mut() {
+            kept.retain(|(k, _)| *k != key);
+            kept.push((key, value));
+        }
+    }
+
+    /// The value kept for `key`, if one is.
+    pub fn get(&self, key: &K) -> Option<V> {
+        let kept = self.0.try_borrow().ok()?;
+        kept.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+    }
+}
+
 thread_local! {
-    /// Texts given by the host instead of fetched (the browser tests, whose
-    /// runner serves no files of ours).
-    static GIVEN: RefCell<Vec<(Lang, Arc<Texts>)>> = const { RefCell::new(Vec::new()) };
+    /// Texts given by the host instead of fetched.
+    static GIVEN: Kept<Lang, Arc<Texts>> = const { Kept::new() };
 }
 
 /// Gives the texts of `lang` instead of fetching them (for pages and tests that
 /// have them already).
 pub fn provide_texts(lang: Lang, texts: Texts) {
-    GIVEN.with(|g| {
-        if let Ok(mut g) = g.try_borrow_mut() {
-            g.retain(|(l, _)| *l != lang);
-            g.push((lang, Arc::new(texts)));
-        }
-    });
+    GIVEN.with(|g| g.put(lang, Arc::new(texts)));
 }
 
 fn given(lang: Lang) -> Option<Arc<Texts>> {
-    GIVEN.with(|g| {
-        g.try_borrow()
-            .ok()?
-            .iter()
-            .find(|(l, _)| *l == lang)
-            .map(|(_, t)| t.clone())
-    })
+    GIVEN.with(|g| g.get(&lang))
 }
 
 /// The texts of `lang`: given, or fetched and parsed. Errors are one line naming

@@ -23,6 +23,14 @@ pub fn JsonBox() -> impl IntoView {
     let error = ctx.error(Place::Json);
     let error = move || error.get().map(|e| budget::localise(&e, ctx.lang.get()));
     let typed = move || area.get_untracked().map(|a| a.value()).unwrap_or_default();
+    // A read that is no longer wanted (a change or a newer import came) is
+    // stopped: its worker, or the decoding of its answer.
+    let reading = ctx.memo(|p| p.reading.is_some());
+    Effect::new(move |_| {
+        if !reading.get() {
+            worker::stop_reading();
+        }
+    });
     let copy = move |_| {
         if let Some(w) = web_sys::window() {
             // The promise is not awaited: if the browser refuses, the text is still
@@ -64,7 +72,7 @@ pub fn JsonBox() -> impl IntoView {
                 prop:value=Signal::derive(move || json.get().to_string())
                 // On change (when the box loses focus), not on every key: the model
                 // only needs the text when a button reads it or writes over it.
-                on:change=move |_| ctx.act(Action::JsonEdited(typed()))
+                on:change=move |_| ctx.act(Action::JsonEdited(edited(area)))
             ></textarea>
             <span class="error" role="alert">
                 {error}
@@ -89,6 +97,24 @@ pub fn JsonBox() -> impl IntoView {
     }
 }
 
+/// The box's text as [`Action::JsonEdited`] takes it: `None` for a big one,
+/// whose length is read without copying it.
+fn edited(area: NodeRef<Textarea>) -> Option<String> {
+    let a = area.get_untracked()?;
+    let (_, length) = value_of(&a);
+    (length <= import::WORKER_TEXT).then(|| a.value())
+}
+
+/// The box's text as a JS string (not copied into the wasm) and its length in
+/// UTF-16 units.
+fn value_of(a: &web_sys::HtmlTextAreaElement) -> (wasm_bindgen::JsValue, usize) {
+    let value = js_sys::Reflect::get(a, &"value".into()).unwrap_or_default();
+    let length = value
+        .dyn_ref::<js_sys::JsString>()
+        .map_or(0, |s| s.length() as usize);
+    (value, length)
+}
+
 /// Imports the box's text: a big one is read in a worker while the page says
 /// "reading…" (README, "Big imports leave the page answering"); a small one, or
 /// any where no worker can start, here and now.
@@ -97,10 +123,7 @@ fn import(ctx: Ctx, area: NodeRef<Textarea>) {
         return;
     };
     // The text as a JS string, to post to the worker without a copy through wasm.
-    let value = js_sys::Reflect::get(&a, &"value".into()).unwrap_or_default();
-    let length = value
-        .dyn_ref::<js_sys::JsString>()
-        .map_or(0, |s| s.length() as usize);
+    let (value, length) = value_of(&a);
     if length <= import::WORKER_TEXT || !worker::can_read() {
         ctx.act(Action::Import(a.value()));
         return;
