@@ -41,6 +41,12 @@ impl<K: PartialEq, V: Clone> Kept<K, V> {
     }
 }
 
+impl<K: PartialEq, V: Clone> Default for Kept<K, V> {
+    fn default() -> Kept<K, V> {
+        Kept::new()
+    }
+}
+
 thread_local! {
     /// Texts given by the host instead of fetched.
     static GIVEN: Kept<Lang, Arc<Texts>> = const { Kept::new() };
