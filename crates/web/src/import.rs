@@ -158,7 +158,9 @@ pub fn decode(head: &str, bytes: &[u8]) -> Result<Checked, String> {
 }
 
 /// What an answer's text says: an error read (with its notice), or the records
-/// of a setup to decode.
+/// of a setup to decode. (One is made per import, and moved once: the sizes of
+/// its variants do not matter.)
+#[allow(clippy::large_enum_variant)]
 pub enum Head {
     /// The import's error, as [`read_checked`] gave it: nothing more to decode.
     Read(Checked),

@@ -77,7 +77,7 @@ fn action() -> impl Strategy<Value = (Action, u8)> {
             let read = ratelab_web::import::read_checked(&v);
             Action::Read(t, ratelab_web::import::Answer::new(read))
         }),
-        text().prop_map(Action::JsonEdited),
+        proptest::option::of(text()).prop_map(Action::JsonEdited),
         any::<bool>().prop_map(Action::JsonOpen),
         Just(Action::Copied),
         Just(Action::Dismiss),
