@@ -12,7 +12,7 @@
 // crates/bench/browser/import.mjs, never here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { open, serve, dist, STRICT_CSP, useDist, watchWorkersAndLongTasks } from './helpers.mjs';
+import { open, serve, dist, STRICT_CSP, recordViolations, useDist, watchWorkersAndLongTasks } from './helpers.mjs';
 
 const site = useDist();
 
@@ -194,6 +194,7 @@ test('where the page forbids workers, a big import is read on its own thread, th
   t.after(() => new Promise((ok) => strict.close(ok)));
   const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
   t.after(() => context.close());
+  await context.addInitScript(recordViolations);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -206,6 +207,9 @@ test('where the page forbids workers, a big import is read on its own thread, th
   assert.equal(seen[0], 'reading…', JSON.stringify(seen));
   assert.equal(here.scenario, 'custom');
   assert.equal(here.error, '');
+  // The policy did refuse the worker (so this page read the text itself).
+  const violations = await page.evaluate(() => window.__violations);
+  assert.ok(violations.some((v) => v.startsWith('worker-src')), JSON.stringify(violations));
   // What a page with a worker shows for the same text.
   const there = await open(t, site.browser, `${site.base}?scenario=golden`);
   await there.locator('article.lane').first().waitFor();
