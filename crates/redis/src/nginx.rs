@@ -57,7 +57,11 @@ impl Nginx {
                     .spawn()
                     .map_err(|e| format!("cannot start {}: {e}", binary.display()))
             },
-            |port| TcpStream::connect(("127.0.0.1", port)).is_ok(),
+            // Ours: nginx writes its pid file once it has bound the port (an nginx
+            // that could not bind it exits first).
+            |port, dir| {
+                dir.join("nginx.pid").is_file() && TcpStream::connect(("127.0.0.1", port)).is_ok()
+            },
         )?;
         Ok(Nginx {
             _guard: guard,

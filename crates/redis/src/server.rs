@@ -39,12 +39,25 @@ impl Drop for TempDir {
     }
 }
 
-/// A loopback port nobody listens on right now.
+/// A loopback port nobody listens on right now, and never handed out before by
+/// this process. (The kernel can give the same free port to two servers started
+/// side by side before either binds it; then the second one's readiness check
+/// answered from the first server, and its requests were reset when the first
+/// stopped: the nginx test failed so under load, session 9.)
 pub fn free_port() -> Result<u16, String> {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .map_err(|e| format!("no free loopback port: {e}"))
+    static GIVEN: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
+    for _ in 0..100 {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .map_err(|e| format!("no free loopback port: {e}"))?;
+        let mut given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
+        if !given.contains(&port) {
+            given.push(port);
+            return Ok(port);
+        }
+    }
+    Err("no free loopback port not given before".into())
 }
 
 /// A child process killed and waited for on drop.
@@ -69,14 +82,14 @@ pub(crate) fn find_binary(name: &str) -> Result<PathBuf, String> {
 }
 
 /// Starts a server on a free loopback port in a temporary directory of its own:
-/// `spawn(port, dir)` starts it, `ready(port)` says whether it answers yet. Tried up
+/// `spawn(port, dir)` starts it, `ready(port, dir)` says whether it answers yet. Tried up
 /// to five times, since a free port can be taken before the server binds it. A
 /// server that exits first is reported with the last line of its `log` file.
 pub(crate) fn start_on_free_port(
     tag: &str,
     log: &str,
     spawn: impl Fn(u16, &Path) -> Result<Child, String>,
-    ready: impl Fn(u16) -> bool,
+    ready: impl Fn(u16, &Path) -> bool,
 ) -> Result<(Guard, u16, TempDir), String> {
     let mut last_error = String::new();
     for _ in 0..5 {
@@ -92,7 +105,7 @@ pub(crate) fn start_on_free_port(
                     text.lines().last().unwrap_or("")
                 );
             }
-            if ready(port) {
+            if ready(port, dir.path()) {
                 return Ok((guard, port, dir));
             }
             if started.elapsed() > Duration::from_secs(10) {
@@ -142,7 +155,7 @@ impl RedisServer {
                     .spawn()
                     .map_err(|e| format!("cannot start {}: {e}", binary.display()))
             },
-            |port| {
+            |port, _| {
                 Redis::connect(&format!("redis://127.0.0.1:{port}"))
                     .is_ok_and(|mut r| r.command(&redis::cmd("PING")).is_ok())
             },
