@@ -8,7 +8,8 @@
 //! errors are the same, byte for byte, wherever it ran. The worker's answer is
 //! [`encode`]d into bytes (the times, keys and costs as fixed-size numbers, the
 //! key table, and the lanes in the JSON format), which cross to the page as a
-//! transferred buffer and are [`decode`]d there in one pass, without reading JSON.
+//! transferred buffer and are decoded there a part per task ([`Decoding`]),
+//! without reading JSON.
 
 use std::sync::{Arc, Mutex};
 
