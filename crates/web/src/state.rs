@@ -284,8 +284,8 @@ pub enum Action {
     /// [`import::WORKER_TEXT`], which stays in the box without a copy here (the
     /// copy into the wasm took about 140 ms at 2 000 000 requests; only an import
     /// reads it, from the box). [`Playground::json`] then keeps its older text, which
-    /// is written into the box again only when it is replaced (an export or an
-    /// import on this thread).
+    /// is written into the box again only when it is replaced (an export, or an
+    /// import of a small text).
     JsonEdited(Option<String>),
     /// The JSON box was opened or closed.
     JsonOpen(bool),
@@ -814,7 +814,12 @@ impl Playground {
 
     #[inline(never)]
     fn import_json(&mut self, text: &str) {
-        self.set_json(text);
+        // The box holds the text; a big one is not kept here either (as
+        // [`Action::JsonEdited`]`(None)`), or the box would be written again with
+        // the megabytes it already shows.
+        if text.len() <= import::WORKER_TEXT {
+            self.set_json(text);
+        }
         self.json_open = true;
         self.reading = None;
         let Read { notice, setup } = import::read(text);
@@ -1533,6 +1538,12 @@ mod tests {
         p.apply(Action::JsonEdited(None));
         assert!(p.json == kept);
         assert!(!p.copied);
+        // Nor is a big text imported on this thread (where no worker can read it).
+        let big = import_text(200_000);
+        assert!(big.len() > import::WORKER_TEXT);
+        p.apply(Action::Import(big));
+        assert!(p.json == kept);
+        assert!(p.building.is_some() || p.sim().len() == 200_000);
     }
 
     #[test]
