@@ -794,9 +794,12 @@ impl Playground {
     }
 
     /// The JSON box's text is `text` (the same text as before is kept as it was: a
-    /// new one is written back into the box, megabytes for a big import).
+    /// new one is written back into the box). A text over [`import::WORKER_TEXT`]
+    /// is left in the box only, as [`Action::JsonEdited`]`(None)` leaves it: kept
+    /// here, it would be written back into the box, megabytes the box already shows.
     fn set_json(&mut self, text: impl AsRef<str> + Into<BoxText>) {
-        if *self.json != *text.as_ref() {
+        let text_ref = text.as_ref();
+        if text_ref.len() <= import::WORKER_TEXT && *self.json != *text_ref {
             self.json = text.into();
         }
     }
@@ -814,12 +817,7 @@ impl Playground {
 
     #[inline(never)]
     fn import_json(&mut self, text: &str) {
-        // The box holds the text; a big one is not kept here either (as
-        // [`Action::JsonEdited`]`(None)`), or the box would be written again with
-        // the megabytes it already shows.
-        if text.len() <= import::WORKER_TEXT {
-            self.set_json(text);
-        }
+        self.set_json(text);
         self.json_open = true;
         self.reading = None;
         let Read { notice, setup } = import::read(text);
