@@ -147,8 +147,9 @@ fn number(text: &str) -> Result<(usize, &str), String> {
 
 /// The [`Checked`] that [`encode`] wrote, without trusting it: an answer that is
 /// not whole, or a setup that is not one, is an error (never a panic). The whole
-/// of [`Decoding`]: the page decodes a big answer a part per task instead.
-pub fn decode(head: &str, bytes: &[u8]) -> Result<Checked, String> {
+/// of [`Decoding`], for the tests: the page decodes an answer a part per task.
+#[cfg(test)]
+pub(crate) fn decode(head: &str, bytes: &[u8]) -> Result<Checked, String> {
     match Decoding::start(head, bytes.len())? {
         Head::Read(checked) => Ok(checked),
         Head::Records(mut d) => {
