@@ -26,8 +26,8 @@
 //!   script floors) in the same rounds; the ratio to INCR per script.
 //!
 //! The table goes to `bench-results/latest.md` (and the browser's raw samples to
-//! `bench-results/browser.json`); `--readme` also replaces the block between the
-//! `<!-- bench:begin -->` and `<!-- bench:end -->` markers in README.md.
+//! `bench-results/browser.json`); `--docs` also replaces the block between the
+//! `<!-- bench:begin -->` and `<!-- bench:end -->` markers in docs/benchmarks.md.
 //!
 //! One module per part, each running its part and parsing what it printed into a
 //! plain struct: [`machine`] (what the numbers were measured on), [`native`],
@@ -111,8 +111,8 @@ pub struct Options {
     pub parts: Vec<Part>,
     /// Shorter criterion runs and fewer browser rounds, for trying the pipeline.
     pub quick: bool,
-    /// Replace the Benchmarks block of README.md with the table.
-    pub readme: bool,
+    /// Replace the generated block of docs/benchmarks.md with the table.
+    pub docs: bool,
     /// One query string for the frame-cost part instead of its views (frames.mjs).
     pub frame_query: Option<String>,
 }
@@ -123,7 +123,8 @@ bench options:
                         frames, switch, import, redis
   --skip PART[,PART]    run all parts but these
   --quick               shorter runs (to try the pipeline; numbers are noisier)
-  --readme              also paste the table into README.md's Benchmarks section
+  --docs                also paste the table into docs/benchmarks.md (between
+                        its bench markers; --readme is the old name)
   --frame-query QUERY   one view for the frame-cost part instead of its four
                         (six lanes at 16x, also 4x throttled; labs E and B)
 ";
@@ -132,7 +133,7 @@ pub fn parse_options(rest: &[String]) -> Result<Options> {
     let mut opts = Options {
         parts: Part::ALL.to_vec(),
         quick: false,
-        readme: false,
+        docs: false,
         frame_query: None,
     };
     let list = |v: Option<&String>, flag: &str| -> Result<Vec<Part>> {
@@ -151,7 +152,7 @@ pub fn parse_options(rest: &[String]) -> Result<Options> {
                 opts.parts.retain(|p| !skip.contains(p));
             }
             "--quick" => opts.quick = true,
-            "--readme" => opts.readme = true,
+            "--docs" | "--readme" => opts.docs = true,
             "--frame-query" => {
                 let q = it.next().ok_or("--frame-query needs a query string")?;
                 opts.frame_query = Some(q.clone());
@@ -269,9 +270,10 @@ pub fn bench(ctx: &Ctx, opts: &Options) -> Result {
         latest.display()
     ));
     println!("{table}");
-    if opts.readme {
-        report::paste_into_readme(&ctx.root.join("README.md"), &table)?;
-        println!("README.md: the Benchmarks block is updated");
+    if opts.docs {
+        let doc = ctx.root.join(report::BENCH_DOC);
+        report::paste_between_markers(&doc, &table)?;
+        println!("{}: the generated block is updated", report::BENCH_DOC);
     }
     Ok(())
 }
@@ -344,7 +346,9 @@ mod tests {
     fn options() {
         let o = parse_options(&["--only".into(), "native,size".into(), "--quick".into()]).unwrap();
         assert_eq!(o.parts, vec![Part::Native, Part::Size]);
-        assert!(o.quick && !o.readme);
+        assert!(o.quick && !o.docs);
+        assert!(parse_options(&["--docs".into()]).unwrap().docs);
+        assert!(parse_options(&["--readme".into()]).unwrap().docs);
         assert!(parse_options(&["--only".into(), "gpu".into()]).is_err());
         assert!(parse_options(&[
             "--skip".into(),

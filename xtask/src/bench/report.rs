@@ -1,4 +1,4 @@
-//! The report: every part's results as one Markdown text (the README's benchmark
+//! The report: every part's results as one Markdown text (docs/benchmarks.md's benchmark
 //! block), one section per part, each saying what was measured, how, and the target.
 
 use std::fmt::Write as _;
@@ -15,8 +15,10 @@ use super::Results;
 use crate::test::{self, BundleFile};
 use crate::util::{self, Result};
 
-const README_BEGIN: &str = "<!-- bench:begin -->";
-const README_END: &str = "<!-- bench:end -->";
+/// The document `cargo xtask bench --docs` writes the table into, from the root.
+pub(super) const BENCH_DOC: &str = "docs/benchmarks.md";
+const BEGIN: &str = "<!-- bench:begin -->";
+const END: &str = "<!-- bench:end -->";
 
 fn mark(ok: bool) -> &'static str {
     if ok {
@@ -26,7 +28,7 @@ fn mark(ok: bool) -> &'static str {
     }
 }
 
-/// `1234567` → `1 234 567` (the README's style).
+/// `1234567` → `1 234 567` (the docs' style).
 fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
@@ -504,24 +506,25 @@ fn import_section(t: &mut String, i: &Import) {
     }
 }
 
-/// Replaces what lies between the README's bench markers with `table`.
-pub(super) fn paste_into_readme(readme: &Path, table: &str) -> Result {
-    let text = util::read(readme)?;
-    let (Some(begin), Some(end)) = (text.find(README_BEGIN), text.find(README_END)) else {
+/// Replaces what lies between `doc`'s bench markers with `table`.
+pub(super) fn paste_between_markers(doc: &Path, table: &str) -> Result {
+    let text = util::read(doc)?;
+    let name = doc.display();
+    let (Some(begin), Some(end)) = (text.find(BEGIN), text.find(END)) else {
         return Err(format!(
-            "README.md has no `{README_BEGIN}` … `{README_END}` block to replace"
+            "{name} has no `{BEGIN}` … `{END}` block to replace"
         ));
     };
     if end < begin {
-        return Err("README.md's bench markers are in the wrong order".into());
+        return Err(format!("{name}'s bench markers are in the wrong order"));
     }
     let mut out = String::with_capacity(text.len() + table.len());
-    out.push_str(&text[..begin + README_BEGIN.len()]);
+    out.push_str(&text[..begin + BEGIN.len()]);
     out.push('\n');
     out.push_str(table.trim_end());
     out.push('\n');
     out.push_str(&text[end..]);
-    std::fs::write(readme, out).map_err(|e| format!("cannot write {}: {e}", readme.display()))
+    std::fs::write(doc, out).map_err(|e| format!("cannot write {name}: {e}"))
 }
 
 #[cfg(test)]
@@ -571,22 +574,30 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_block_is_replaced_and_nothing_else() {
+    fn the_docs_block_is_replaced_and_nothing_else() {
         let dir = std::env::temp_dir().join(format!("xtask-bench-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let readme = dir.join("README.md");
-        std::fs::write(
-            &readme,
-            format!("# x\n{README_BEGIN}\nold\n{README_END}\ntail\n"),
-        )
-        .unwrap();
-        paste_into_readme(&readme, "| new |\n").unwrap();
+        let doc = dir.join("benchmarks.md");
+        std::fs::write(&doc, format!("# x\n{BEGIN}\nold\n{END}\ntail\n")).unwrap();
+        paste_between_markers(&doc, "| new |\n").unwrap();
         assert_eq!(
-            std::fs::read_to_string(&readme).unwrap(),
-            format!("# x\n{README_BEGIN}\n| new |\n{README_END}\ntail\n")
+            std::fs::read_to_string(&doc).unwrap(),
+            format!("# x\n{BEGIN}\n| new |\n{END}\ntail\n")
         );
-        std::fs::write(&readme, "no markers").unwrap();
-        assert!(paste_into_readme(&readme, "x").is_err());
+        std::fs::write(&doc, "no markers").unwrap();
+        assert!(paste_between_markers(&doc, "x").is_err());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_benchmarks_doc_holds_the_markers_once_in_order() {
+        // `--docs` writes into this file: it must have one block to replace.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let text = std::fs::read_to_string(root.join(BENCH_DOC)).unwrap();
+        let begin = text.find(BEGIN).expect("the begin marker");
+        let end = text.find(END).expect("the end marker");
+        assert!(begin < end);
+        assert_eq!(text.matches(BEGIN).count(), 1);
+        assert_eq!(text.matches(END).count(), 1);
     }
 }
