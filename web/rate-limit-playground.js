@@ -4,7 +4,7 @@
 //   <rate-limit-playground scenario="edge-burst" limiters="fixed_window,sliding_log,token_bucket"
 //                          limit="5" period="10s" compact></rate-limit-playground>
 //
-// Attributes are the playground's URL parameters (see README), plus `compact` and
+// Attributes are the playground's URL parameters (docs/playground.md), plus `compact` and
 // `theme` (light, dark, auto). Each element lives in its own Shadow DOM with the
 // stylesheet linked inside it; its styles do not leak out, and the stylesheet
 // resets what the page would pass down (direction, text-transform, spacing...).

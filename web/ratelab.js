@@ -159,7 +159,7 @@ export function load() {
   ready ??= compile(new URL('./ratelab-web_bg.wasm', import.meta.url)).then(async (module) => {
     await init({ module_or_path: module });
     setWorker(WORKER, module);
-    // Where a service scenario opens (the service build, README "The service view").
+    // Where a service scenario opens (the service build, docs/playground.md).
     setServicePage(new URL('./service/', import.meta.url).href);
     return { simulate, simulateJson, ...asyncApi(module), scenarios, mount: mountStyled };
   });

@@ -3,7 +3,7 @@
 // compiled wasm. What is asserted is the answer (byte for byte the synchronous
 // call's, errors the same line), that calls in flight each get their own, and that
 // the main thread ran other tasks while lab D ran; never a duration. The longest
-// main-thread task of each way is printed for the README.
+// main-thread task of each way is printed for docs/benchmarks.md.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, open, serve, dist, watchWorkersAndLongTasks } from './helpers.mjs';

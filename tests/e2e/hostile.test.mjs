@@ -8,7 +8,7 @@ import { open, useDist } from './helpers.mjs';
 
 const site = useDist();
 
-// Every parameter a link takes (README, "The URL is the view"), and a key that is
+// Every parameter a link takes (docs/playground.md, "The URL is the view"), and a key that is
 // markup itself.
 const KEYS = [
   'scenario', 'limiters', 'limit', 'period', 'limit.0', 'period.0', 'burst.0', 'delay.0',

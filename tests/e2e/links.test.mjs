@@ -43,7 +43,7 @@ test('playing does not rewrite the URL; stopping writes it once', async (t) => {
 // is asserted is where the work happens (a worker from worker.js was started, the
 // page did not fetch the wasm again, the rows are the engine's), not a duration: on
 // a loaded 2-core machine timings are not a behaviour. The longest main-thread task
-// during the sweep is printed for the README, never asserted.
+// during the sweep is printed for docs/benchmarks.md, never asserted.
 test('the lab D sweep runs in a worker on the same wasm', async (t) => {
   const page = await open(t, site.browser, `${site.base}?scenario=lab-d`);
   await watchWorkersAndLongTasks(page);

@@ -1,5 +1,5 @@
 // A real docs site: a small mdBook (the `mdbook` binary, installed by `cargo xtask
-// setup` at a pinned version) embeds the element as the README says (dist/ in
+// setup` at a pinned version) embeds the element as docs/embedding.md says (dist/ in
 // src/ratelab/, the loader in book.toml's additional-js) in a top-level and a
 // nested chapter, built once in mdBook's light theme and once in its dark "navy"
 // theme. In headless Chromium: nothing overflows mdBook's content column (about

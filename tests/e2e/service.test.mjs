@@ -1,5 +1,5 @@
-// The service build (dist/service/: the page with the service model, README "The
-// service view") against the command line, and how the page without the model
+// The service build (dist/service/: the page with the service model, docs/playground.md,
+// "The service view") against the command line, and how the page without the model
 // hands a service scenario over to it.
 //
 // The report the cards are compared with is made here, by the command line

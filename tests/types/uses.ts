@@ -1,4 +1,4 @@
-// Must compile under tsc --strict: the README's uses of the API and the element.
+// Must compile under tsc --strict: the uses in README.md and docs/embedding.md of the API and the element.
 import { load, type MountOptions, type SimulateReport } from '../../web/ratelab.js';
 import '../../web/rate-limit-playground.js';
 

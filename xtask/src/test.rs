@@ -16,19 +16,19 @@ pub const WASM_TEST_CRATES: &[&str] = &["ratelab-web", "ratelab-sim"];
 
 /// The crates whose browser tests also run with a feature on: the web crate with
 /// the service model and its view (`services`), which the page's bundle leaves
-/// out for its size budget (README, "The service view").
+/// out for its size budget (docs/playground.md, "The service build").
 pub const WASM_FEATURE_RUNS: &[(&str, &str)] = &[("ratelab-web", "services")];
 
 /// The product's target for the page (wasm + JS + CSS), gzipped, in bytes: 150 KB.
-/// Missed (see README, "Benchmarks"): `cargo xtask bench` reports against it.
+/// Missed (see docs/benchmarks.md): `cargo xtask bench` reports against it.
 pub const BUNDLE_TARGET_GZIP: u64 = 150_000;
 
 /// The gzipped size the test command enforces, in bytes: the page as it is plus
 /// some room, so that it cannot grow unnoticed. It was 225 KB for the page before
-/// its Leptos components (217 KB); why they cost about 120 KB is in the README
-/// ("Benchmarks"). Raised from 350 KB to 400 KB when the bounded-input, learning,
+/// its Leptos components (217 KB); why they cost about 120 KB is in
+/// docs/benchmarks.md ("Bundle"). Raised from 350 KB to 400 KB when the bounded-input, learning,
 /// service and embed branches were merged together (the page measured 381.6 KB
-/// after them, not yet attributed: see the README), and to 430 KB when the size
+/// after them, not yet attributed), and to 430 KB when the size
 /// pass and each lane's "run it in production" box landed together (402.1 KB: the
 /// box carries every Lua script and teaching script as text, about 8 KB gzipped of
 /// it) with the lessons panel to follow, and to 470 KB when the lessons panel
@@ -234,7 +234,7 @@ fn run_step(ctx: &Ctx, tools: &Tools, opts: &Options, step: Step) -> Result {
         Step::Wasm => wasm_tests(ctx, tools, &opts.browsers),
         Step::Build => {
             run(ctx.cmd("trunk").args(["build", "--release"]))?;
-            // The service build (README, "The service view"): the same page with
+            // The service build (docs/playground.md): the same page with
             // the service model, in dist/service/ (after the page's build, which
             // empties dist/). Its links are relative (`./style.css`), as the
             // page's own modules are, so that it works in a subfolder.
@@ -263,7 +263,7 @@ fn run_step(ctx: &Ctx, tools: &Tools, opts: &Options, step: Step) -> Result {
 }
 
 /// The public declarations (`web/ratelab.d.ts`, `web/rate-limit-playground.d.ts`)
-/// under `tsc --strict`, with typescript from package-lock.json: the README's uses
+/// under `tsc --strict`, with typescript from package-lock.json: the docs' uses
 /// compile (`tests/types/uses.ts`), and a misspelled mount option does not
 /// (`tests/types/misspelled.ts` must fail, naming the option).
 fn types(ctx: &Ctx) -> Result {

@@ -69,8 +69,8 @@ usage:
   ratelab --help | --version
 
 FILE defaults to standard input (also written -), at most 64 MiB. T is a time in ms
-or a duration (10400, 10.4s, 2m). The JSON format is described in the README (\"JSON
-format\"); `{\"scenario\": \"golden\"}` is a complete input.
+or a duration (10400, 10.4s, 2m). The JSON format is described in
+docs/json-format.md; `{\"scenario\": \"golden\"}` is a complete input.
 Bad input, or a Redis server that cannot be reached or goes away, exits with
 status 2 and a one-line error. `redis simulate` exits with status 1 when Redis
 decided differently from the engine. The default URL is redis://127.0.0.1:6379.

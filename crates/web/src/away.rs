@@ -1,4 +1,4 @@
-//! The service build (README, "The service view"): the page built with the service
+//! The service build (docs/playground.md): the page built with the service
 //! model lives in `service/` next to this build, and a service scenario asked for
 //! here (by a link or the picker) opens there, with the same query.
 

@@ -1,6 +1,6 @@
 //! Reading the JSON box's text into a setup, and the compact form in which a
-//! worker hands a big one back to the page (README, "Big imports leave the page
-//! answering").
+//! worker hands a big one back to the page (docs/bad-input.md, "Big
+//! imports leave the page answering").
 //!
 //! [`read`] is the one reading: the page runs it on its own thread for a small
 //! text, and `web/worker.js` runs it ([`read_checked`], which also checks the

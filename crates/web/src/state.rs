@@ -373,7 +373,7 @@ pub struct Playground {
     pub stop_at: Option<u64>,
     /// A service scenario's query, asked for in a build without the service model
     /// (by the link or the picker): the page opens it in the service build, an
-    /// embed links there (README, "The service view").
+    /// embed links there (docs/playground.md, "The service build").
     pub service_page: Option<String>,
     /// A big import being built, a slice at a time.
     pub building: Option<Box<Building>>,

@@ -30,7 +30,7 @@ pub struct Ctx {
     /// in steps, one per task, each after the frame that the step before it
     /// showed: step 1 (at once) draws lane 0's marks, step n + 1 lane n's marks
     /// and lane n − 1's state-over-time strip. So switching scenario is a few
-    /// short tasks instead of one long one (README "Switching scenario"); read
+    /// short tasks instead of one long one (docs/benchmarks.md, "Switching scenario"); read
     /// it through [`Ctx::drawn`]. The yardstick and the trace are drawn at the
     /// last step ([`Ctx::panels_drawn`]).
     pub settled: RwSignal<(Shared, usize)>,

@@ -6,7 +6,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 use super::{find, fresh_root, mount_with, settle};
 
-/// Every parameter a link takes (README, "The URL is the view").
+/// Every parameter a link takes (docs/playground.md, "The URL is the view").
 const KEYS: &[&str] = &[
     "scenario",
     "limiters",

@@ -5,7 +5,7 @@
 //! engine generates from the parameters (`ratelab_scripts::production`): the page
 //! never talks to a server. Every text goes in as a text node, never as markup.
 //!
-//! The scripts themselves are not in the bundle (about 7 KB gzipped, README
+//! The scripts themselves are not in the bundle (about 7 KB gzipped, docs/benchmarks.md
 //! "Bundle"): an opened box fetches its script's file (`scripts/lua/…`, copied to
 //! dist by Trunk from `crates/scripts/`) and its shared parts, and splices them as
 //! the build does (`ratelab_scripts::splice`, tested equal to the built text).

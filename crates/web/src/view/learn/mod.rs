@@ -112,7 +112,7 @@ pub fn sim_lang(lang: Lang) -> ratelab_sim::lesson::Lang {
 /// texts, the language or whether the setup is still the step's own change (not
 /// with the clock); its buttons name where they go in `data-go` and share one
 /// click handler ([`go`]). As Leptos elements, each distinct shape cost tachys'
-/// render code again (README, "The lessons panel: what it costs").
+/// render code again (docs/decisions.md, the lessons panel).
 #[component]
 pub fn Lessons() -> impl IntoView {
     let ctx = use_ctx();

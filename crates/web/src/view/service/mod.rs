@@ -28,7 +28,7 @@ use crate::texts::service::SERVICE;
 /// attempts picture, a step, a retry in the chain), else the run's first
 /// refusal. Component state, not the link's: one `sel` cannot name an attempt
 /// in each of several cards, and the default is what a link reopens anyway
-/// (README, "The service view").
+/// (docs/playground.md, "The service view").
 #[derive(Clone, Copy)]
 pub struct Selection {
     ctx: Ctx,

@@ -53,7 +53,7 @@ fn CustomBox() -> impl IntoView {
                     {too_many}
                 </span>
                 // autocomplete="off": Chromium copies form state into every history
-                // entry the page's URL writes (README, "Big imports").
+                // entry the page's URL writes (docs/bad-input.md, "Big imports").
                 <textarea
                     id=id.clone()
                     name="requests"

@@ -65,7 +65,7 @@ pub fn JsonBox() -> impl IntoView {
                 spellcheck="false"
                 // Chromium copies a form's text into every history entry the
                 // page's URL writes: 1.1 s each time with an 18 MB import in the
-                // box (README, "Big imports"); "off" leaves it out.
+                // box (docs/bad-input.md, "Big imports"); "off" leaves it out.
                 autocomplete="off"
                 aria-label=text(&JSON, |t| t.json)
                 node_ref=area
@@ -116,7 +116,7 @@ fn value_of(a: &web_sys::HtmlTextAreaElement) -> (wasm_bindgen::JsValue, usize) 
 }
 
 /// Imports the box's text: a big one is read in a worker while the page says
-/// "reading…" (README, "Big imports leave the page answering"); a small one, or
+/// "reading…" (docs/bad-input.md, "Big imports"); a small one, or
 /// any where no worker can start, here and now.
 fn import(ctx: Ctx, area: NodeRef<Textarea>) {
     let Some(a) = area.get_untracked() else {

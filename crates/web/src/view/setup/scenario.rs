@@ -16,7 +16,7 @@ pub fn ScenarioPicker() -> impl IntoView {
     let current = Memo::new(move |_| ctx.run.with(|s| s.setup.scenario));
     let error = ctx.error(Place::Scenario);
     // Every scenario, the service ones too in a build without the service model:
-    // choosing one there opens it in the service build (README, "The service view").
+    // choosing one there opens it in the service build (docs/playground.md).
     let options: Vec<_> = ScenarioId::ALL
         .into_iter()
         .map(|id| {
