@@ -26,10 +26,10 @@ pub const BUNDLE_TARGET_GZIP: u64 = 150_000;
 /// The gzipped size the test command enforces, in bytes: the page as it is plus
 /// some room, so that it cannot grow unnoticed. It was 225 KB for the page before
 /// its Leptos components (217 KB); why they cost about 120 KB is in
-/// docs/benchmarks.md ("Bundle"). Raised from 350 KB to 400 KB when the bounded-input, learning,
-/// service and embed branches were merged together (the page measured 381.6 KB
-/// after them, not yet attributed), and to 430 KB when the size
-/// pass and each lane's "run it in production" box landed together (402.1 KB: the
+/// docs/benchmarks.md ("Bundle"). Raised from 350 KB to 400 KB when the
+/// bounded-input, learning, service and embed branches were merged together (the
+/// page measured 381.6 KB after them, not yet attributed), and to 430 KB when the
+/// size pass and each lane's "run it in production" box landed together (402.1 KB: the
 /// box carries every Lua script and teaching script as text, about 8 KB gzipped of
 /// it) with the lessons panel to follow, and to 470 KB when the lessons panel
 /// (+34.5 KB: the lesson runner 8.3 KB, the catalog's data 9 KB, the panel's code),
