@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { STRICT_CSP, artifacts, dist, launch, open, serve } from './helpers.mjs';
 
 let server;
@@ -235,4 +236,24 @@ test('a production box fetches its script beside the loader, from a page in anot
   assert.ok(!text.includes('--@'), text);
   assert.ok(text.includes('redis.call'), text.slice(0, 200));
   assert.equal(await box.locator('p.error').count(), 0);
+  // The call below names the SHA1 of exactly these bytes, and loads them from the
+  // saved file the way that keeps them (redis-cli -x; "$(cat …)" drops the last
+  // newline, and SCRIPT LOAD would answer another SHA1 than the one EVALSHA uses).
+  const sha = createHash('sha1').update(text, 'utf8').digest('hex');
+  const call = await box.locator('pre.code').filter({ hasText: 'redis-cli' }).textContent();
+  const name = text.match(/^-- ratelab (\w+)/)[1];
+  assert.ok(call.includes(`(prints ${sha}, `), call);
+  assert.ok(call.includes(`\nredis-cli -x SCRIPT LOAD < ${name}.lua\n`), call);
+  assert.ok(call.includes(`\nredis-cli EVALSHA ${sha} `), call);
+  assert.ok(!call.includes('$(cat'), call);
+  // Copy copies the same bytes the block shows.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  await box.locator('.copy-row button').click();
+  await box.locator('.copy-row button', { hasText: 'Copied' }).waitFor();
+  let copied = '';
+  for (let i = 0; i < 50 && copied !== text; i++) {
+    copied = await page.evaluate(() => navigator.clipboard.readText());
+    if (copied !== text) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(copied, text);
 });

@@ -58,8 +58,9 @@ usage:
   ratelab redis memory [--url URL] [--prefix P]
                                             the race and memory labs on a Redis server
   ratelab lua ALGORITHM [--limit 100] [--period 1m] [--burst B] [--delay D] [--nodelay]
-                                            print the limiter's Lua script, an example
-                                            call, and for nginx its limit_req lines
+                                            print the limiter's Lua script alone (to save:
+                                            > gcra.lua), and on stderr how to load and
+                                            call it, and for nginx its limit_req lines
   ratelab lua --teaching                    the wrong scripts people copy, labelled
   ratelab lessons [--json] [--lang en|vi]   list the lessons (--json: every step's numbers)
   ratelab lesson ID [--json] [--lang en|vi] run a lesson, print its texts with the engine's numbers

@@ -7,7 +7,9 @@ use ratelab_redis::replay::{replay, ReplayOptions};
 use ratelab_redis::Redis;
 use ratelab_scripts::nginx::config as nginx_config;
 use ratelab_scripts::teaching::TEACHING;
-use ratelab_scripts::{memory as lab_memory, KeySpace, LuaLane, LOG_MEMORY, REDIS_VERSION};
+use ratelab_scripts::{
+    memory as lab_memory, shell_quote, KeySpace, LuaLane, LOG_MEMORY, REDIS_VERSION,
+};
 use ratelab_sim::share::{parse_count, parse_duration};
 use ratelab_sim::Config;
 
@@ -210,6 +212,29 @@ fn simulate(config: &Config, f: &Flags) -> Result<Output, Failure> {
     })
 }
 
+/// `ratelab lua --help`.
+const LUA_HELP: &str = "\
+usage: ratelab lua ALGORITHM [--limit 100] [--period 1m] [--burst B] [--delay D] [--nodelay]
+                             [--key client-42] [--prefix ratelab:v1]
+       ratelab lua --teaching
+
+Writes the limiter's Redis Lua script, and only the script, to standard output:
+  ratelab lua gcra --limit 100 --period 1m --burst 20 > gcra.lua
+How to load and call it goes to standard error (a terminal shows both): the SHA1 it
+prints is that of the file's exact bytes, which is what
+  redis-cli -x SCRIPT LOAD < gcra.lua
+loads (not \"$(cat gcra.lua)\": the shell drops the last newline, and the SHA1
+changes). Then, per request, with the lane's key and parameters:
+  redis-cli EVALSHA <sha1> 1 'ratelab:v1:{gcra:client-42}' TIME 1 0 100 60000 20
+or in one step: redis-cli --eval gcra.lua 'ratelab:v1:{gcra:client-42}' , TIME 1 0 100 60000 20
+For nginx, standard error also has the limit_req lines of the same lane.
+
+ALGORITHM: fixed_window, fixed_window_anchored, sliding_log, sliding_window_counter,
+token_bucket, leaky_queue, gcra, nginx. --period takes ms or a duration (10s, 1m).
+--key and --prefix only change the key in the example call.
+--teaching prints the wrong scripts people copy, labelled (to read, not to load).
+";
+
 /// `ratelab lua ALGORITHM [--limit N] [--period W] [--burst B] [--delay D]
 /// [--nodelay] [--key K] [--prefix P]`, or `ratelab lua --teaching`.
 pub fn lua(args: &[String]) -> Result<Output, Failure> {
@@ -218,6 +243,9 @@ pub fn lua(args: &[String]) -> Result<Output, Failure> {
             "lua: which algorithm? (fixed_window, fixed_window_anchored, sliding_log, sliding_window_counter, token_bucket, leaky_queue, gcra, nginx; or --teaching)".into(),
         ));
     };
+    if first == "--help" || first == "-h" {
+        return Ok(Output::text(LUA_HELP.into()));
+    }
     if first == "--teaching" {
         let mut out = String::new();
         for t in TEACHING {
@@ -258,15 +286,23 @@ pub fn lua(args: &[String]) -> Result<Output, Failure> {
     }
     let lane = LuaLane::new(algorithm, &params)?;
     let space = KeySpace::new(&prefix)?;
-    let mut out = String::new();
-    out.push_str(lane.script().text());
-    out.push_str("\n-- ---------------------------------------------------------------------\n");
-    for line in lane.example_call(&space, algorithm.id(), &key).lines() {
-        out.push_str(line);
-        out.push('\n');
+    let name = lane.script().name;
+    // Standard output is the script alone, byte for byte what SCRIPT LOAD hashes;
+    // how to save, load and call it goes to standard error (a terminal shows both).
+    let mut this = String::from("ratelab lua");
+    for a in args {
+        this.push(' ');
+        this.push_str(&if is_plain(a) {
+            a.clone()
+        } else {
+            shell_quote(a)
+        });
     }
+    let mut notes =
+        format!("# The script alone is on standard output; to save it:\n{this} > {name}.lua\n");
+    notes.push_str(&lane.example_call(&space, algorithm.id(), &key));
     if let Some(m) = lab_memory(algorithm) {
-        out.push_str(&format!(
+        notes.push_str(&format!(
             "# Memory per key on Redis {REDIS_VERSION}: {} bytes in {} key(s) ({}; {}).\n",
             m.bytes, m.keys, m.encoding, m.state
         ));
@@ -276,12 +312,23 @@ pub fn lua(args: &[String]) -> Result<Output, Failure> {
             .iter()
             .map(|r| format!("{} entries {} bytes ({})", r.entries, r.bytes, r.encoding))
             .collect();
-        out.push_str(&format!("# The log grows with N: {}.\n", sizes.join(", ")));
+        notes.push_str(&format!("# The log grows with N: {}.\n", sizes.join(", ")));
     }
     if algorithm == Algorithm::Nginx {
         let c = nginx_config(&params, "ratelab")?;
-        out.push_str("\n# The same lane in nginx itself:\n");
-        out.push_str(&c.text(&params));
+        notes.push_str("\n# The same lane in nginx itself:\n");
+        notes.push_str(&c.text(&params));
     }
-    Ok(Output::text(out))
+    Ok(Output {
+        stdout: lane.script().text().to_string(),
+        stderr: Some(notes.trim_end().to_string()),
+        failed: false,
+    })
+}
+
+/// Whether `a` reads the same to a shell unquoted (`--limit`, `10s`, `client-42`).
+fn is_plain(a: &str) -> bool {
+    !a.is_empty()
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.:/=,+@%".contains(c))
 }

@@ -186,7 +186,10 @@ fn lua_prints_the_script_the_call_and_nginx_lines() {
     assert_eq!(out.status.code(), Some(0));
     let s = text(&out.stdout);
     assert!(s.starts_with("-- ratelab gcra"), "{s}");
-    assert!(s.contains(&format!(
+    assert!(!s.contains("redis-cli"), "the script alone: {s}");
+    let notes = text(&out.stderr);
+    assert!(notes.starts_with("# The script alone is on standard output; to save it:\nratelab lua gcra --limit 5 --period 10s --burst 5 > gcra.lua\n"), "{notes}");
+    assert!(notes.contains(&format!(
         "redis-cli EVALSHA {} 1 'ratelab:v1:{{gcra:client-42}}' TIME 1 0 5 10000 5",
         ratelab_scripts::script(ratelab_core::Algorithm::Gcra)
             .unwrap()
@@ -207,7 +210,7 @@ fn lua_prints_the_script_the_call_and_nginx_lines() {
             ],
             b"",
         )
-        .stdout,
+        .stderr,
     );
     assert!(
         s.contains("limit_req_zone $binary_remote_addr zone=ratelab:10m rate=10r/s;"),
@@ -235,4 +238,116 @@ fn lua_prints_the_script_the_call_and_nginx_lines() {
     let teaching = ratelab(&["lua", "token_bucket_f64"], b"");
     assert_eq!(teaching.status.code(), Some(2));
     assert!(text(&teaching.stderr).contains("teaching variants and has no Redis script"));
+}
+
+/// The printed instructions, followed to the letter in a shell: `ratelab lua`'s
+/// notes say how to save the script, load it and call it; each of those lines runs
+/// as printed (`sh -c`, in a directory of its own, with `redis-cli` and `ratelab` on
+/// the PATH; `redis-cli` is a two-line wrapper giving the port of this test's server,
+/// which is the one thing a person's default differs in). The file holds exactly
+/// the script, SCRIPT LOAD answers the SHA1 printed, EVALSHA by that name decides as
+/// the engine does, and so does `--eval`, for every limiter.
+#[test]
+fn every_script_works_as_printed_in_a_shell() {
+    use ratelab_core::{Algorithm, AnyLimiter, Limiter, Params};
+    use ratelab_redis::server::{find_binary, TempDir};
+    use std::os::unix::fs::PermissionsExt;
+
+    let server = RedisServer::start().unwrap();
+    let dir = TempDir::new("lua-as-printed").unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let wrapper = bin.join("redis-cli");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nexec '{}' -p {} \"$@\"\n",
+            find_binary("redis-cli").unwrap().display(),
+            server.port()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_ratelab"), bin.join("ratelab")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let sh = |line: &str| {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(line)
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{line}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+
+    let mut n = 0;
+    for algorithm in Algorithm::ALL {
+        let Some(script) = ratelab_scripts::script(algorithm) else {
+            continue;
+        };
+        let id = algorithm.id();
+        let args = ["lua", id, "--limit", "3", "--period", "10m"];
+        let printed = ratelab(&args, b"");
+        assert_eq!(printed.status.code(), Some(0), "{}", text(&printed.stderr));
+        assert_eq!(
+            text(&printed.stdout),
+            script.text(),
+            "{id}: the script alone"
+        );
+        let notes = text(&printed.stderr);
+        let commands: Vec<&str> = notes
+            .lines()
+            .filter(|l| l.starts_with("ratelab ") || l.starts_with("redis-cli "))
+            .collect();
+        let [save, load, evalsha, eval] = commands[..] else {
+            panic!("{id}: four command lines expected:\n{notes}");
+        };
+        let file = dir.path().join(format!("{id}.lua"));
+        let _ = std::fs::remove_file(&file);
+        sh(save);
+        assert_eq!(
+            std::fs::read(&file).unwrap(),
+            script.text().as_bytes(),
+            "{id}: `{save}` writes the script, byte for byte"
+        );
+        assert_eq!(
+            sh(load).trim_end(),
+            script.sha1,
+            "{id}: `{load}` answers the SHA1 printed"
+        );
+        assert!(
+            notes.contains(&format!("(prints {}, ", script.sha1)),
+            "{notes}"
+        );
+        assert!(evalsha.contains(script.sha1), "{evalsha}");
+        // Three per 10 minutes: four requests by name, a fifth through `--eval`, each
+        // decided by the engine too at the server time the reply says it used.
+        let mut engine = AnyLimiter::new(algorithm, &Params::new(3, 600_000)).unwrap();
+        for (i, line) in [evalsha, evalsha, evalsha, evalsha, eval]
+            .iter()
+            .enumerate()
+        {
+            let reply = sh(line);
+            let fields: Vec<&str> = reply.lines().collect();
+            assert_eq!(fields.len(), 11, "{id}: `{line}` answered {reply:?}");
+            let d = engine.check(fields[9].parse().unwrap(), 1).unwrap();
+            assert_eq!(
+                (fields[0], fields[7]),
+                (
+                    if d.allowed() { "1" } else { "0" },
+                    d.remaining().to_string().as_str()
+                ),
+                "{id}: request {} through `{line}`: {reply:?}",
+                i + 1
+            );
+        }
+        n += 1;
+    }
+    assert_eq!(n, 8);
 }

@@ -72,7 +72,7 @@ impl Drop for Guard {
 }
 
 /// The first of `names` found on `PATH` (or in /usr/sbin, /usr/bin).
-pub(crate) fn find_binary(name: &str) -> Result<PathBuf, String> {
+pub fn find_binary(name: &str) -> Result<PathBuf, String> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
         .chain([PathBuf::from("/usr/sbin"), PathBuf::from("/usr/bin")])

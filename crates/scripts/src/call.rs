@@ -6,30 +6,38 @@ use alloc::string::String;
 use crate::{KeySpace, LuaLane};
 
 impl LuaLane {
-    /// The `redis-cli` lines that load the script and decide one request of cost 1
-    /// for `key` on the server's clock, with a reading of the reply.
+    /// The `redis-cli` lines that load the script from the file `<name>.lua` holding
+    /// exactly [`Script::text`](crate::Script::text) (what `ratelab lua` prints on
+    /// standard output and the playground's Copy copies), and decide one request of
+    /// cost 1 for `key` on the server's clock, with a reading of the reply.
+    ///
+    /// `redis-cli -x` sends the file's bytes unchanged, so `SCRIPT LOAD` answers the
+    /// SHA1 printed here; `"$(cat file)"` would not (the shell drops the final
+    /// newline, and the SHA1 changes with it).
     pub fn example_call(&self, space: &KeySpace, lane: &str, key: &str) -> String {
         let keys = self.keys(space, lane, key);
-        let mut call = format!("redis-cli EVALSHA {} {}", self.script().sha1, keys.len());
+        let mut quoted = String::new();
         for k in &keys {
-            call.push(' ');
-            call.push_str(&shell_quote(k));
+            quoted.push(' ');
+            quoted.push_str(&shell_quote(k));
         }
-        call.push_str(" TIME 1 0");
+        let mut args = String::from("TIME 1 0");
         for a in self.params_args() {
-            call.push(' ');
-            call.push_str(&a);
+            args.push(' ');
+            args.push_str(&a);
         }
+        let sha = self.script().sha1;
         format!(
-            "# Once per server (prints {sha}, the name EVALSHA uses):\n\
-             redis-cli SCRIPT LOAD \"$(cat {name}.lua)\"\n\
+            "# With the script saved as {name}.lua, load it once per server (prints {sha}, the name EVALSHA uses):\n\
+             redis-cli -x SCRIPT LOAD < {name}.lua\n\
              # Per request: {n} key(s), the server's clock (TIME), cost 1, slack 0, then {params}:\n\
-             {call}\n\
+             redis-cli EVALSHA {sha} {n}{quoted} {args}\n\
+             # Or without loading it first (redis-cli sends the file with EVAL): keys, a comma, the arguments:\n\
+             redis-cli --eval {name}.lua{quoted} , {args}\n\
              # On NOSCRIPT (a restarted or flushed server), load it again or send EVAL with the text.\n\
              # The reply: allowed (1/0); wait, retry-after and reset as numerator, denominator\n\
              # in ms; requests remaining; ms until the key is at rest (its TTL); the time used;\n\
              # numbers of state kept.\n",
-            sha = self.script().sha1,
             name = self.script().name,
             n = keys.len(),
             params = self.params_names(),
@@ -47,8 +55,8 @@ impl LuaLane {
     }
 }
 
-/// `s` in single quotes for a POSIX shell.
-fn shell_quote(s: &str) -> String {
+/// `s` in single quotes for a POSIX shell (one word, whatever it holds).
+pub fn shell_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('\'');
     for c in s.chars() {

@@ -53,6 +53,7 @@ pub mod production;
 mod space;
 pub mod teaching;
 
+pub use call::shell_quote;
 pub use lane::{LuaLane, ScriptError, MAX_LUA_PRODUCT, MAX_LUA_TIME_MS};
 pub use space::{KeySpace, DEFAULT_PREFIX};
 

@@ -47,3 +47,45 @@ fn each_teaching_variant_has_its_text() {
         }
     }
 }
+
+/// What the playground's production box shows and copies for each Redis lane: the
+/// script's text (its Copy copies exactly the block it shows), and under "How to
+/// call it" the SHA1 of exactly those bytes, loaded from a file that holds them
+/// the way that keeps them (`-x ... < file`; `"$(cat file)"` drops the last
+/// newline, and with it the SHA1 EVALSHA is told).
+#[test]
+fn the_box_shows_the_sha1_of_the_bytes_it_copies_and_loads_them_intact() {
+    use ratelab_core::{Algorithm, Params};
+    use ratelab_scripts::production::{production, Kind};
+    let mut n = 0;
+    for a in Algorithm::ALL {
+        let p = production(a, &Params::new(5, 10_000), a.id()).unwrap();
+        if p.kind != Kind::Redis {
+            continue;
+        }
+        let name = p.script.unwrap().name;
+        let sha = sha1_smol::Sha1::from(p.text.as_bytes())
+            .digest()
+            .to_string();
+        let call = p.call.unwrap();
+        assert!(call.contains(&format!("(prints {sha}, ")), "{call}");
+        assert!(
+            call.contains(&format!("\nredis-cli -x SCRIPT LOAD < {name}.lua\n")),
+            "{call}"
+        );
+        assert!(
+            call.contains(&format!("\nredis-cli EVALSHA {sha} ")),
+            "{call}"
+        );
+        assert!(
+            call.contains(&format!("\nredis-cli --eval {name}.lua ")),
+            "{call}"
+        );
+        assert!(!call.contains("$(cat"), "{call}");
+        n += 1;
+    }
+    assert_eq!(
+        n, 7,
+        "every Redis lane but nginx's (its box shows limit_req lines)"
+    );
+}
