@@ -28,16 +28,14 @@ impl LuaLane {
         }
         let sha = self.script().sha1;
         format!(
-            "# With the script saved as {name}.lua, load it once per server (prints {sha}, the name EVALSHA uses):\n\
+            "# Save as {name}.lua; load once per server (prints {sha}, EVALSHA's name for it):\n\
              redis-cli -x SCRIPT LOAD < {name}.lua\n\
-             # Per request: {n} key(s), the server's clock (TIME), cost 1, slack 0, then {params}:\n\
+             # Per request: {n} key(s), server clock (TIME), cost 1, slack 0, {params}:\n\
              redis-cli EVALSHA {sha} {n}{quoted} {args}\n\
-             # Or without loading it first (redis-cli sends the file with EVAL): keys, a comma, the arguments:\n\
+             # Unloaded or on NOSCRIPT (a restart, a flush), EVAL the file: keys , arguments\n\
              redis-cli --eval {name}.lua{quoted} , {args}\n\
-             # On NOSCRIPT (a restarted or flushed server), load it again or send EVAL with the text.\n\
-             # The reply: allowed (1/0); wait, retry-after and reset as numerator, denominator\n\
-             # in ms; requests remaining; ms until the key is at rest (its TTL); the time used;\n\
-             # numbers of state kept.\n",
+             # Reply: allowed (1/0); wait, retry-after, reset (numerator, denominator: ms);\n\
+             # remaining; ms until at rest (TTL); time used; numbers of state kept.\n",
             name = self.script().name,
             n = keys.len(),
             params = self.params_names(),
