@@ -28,14 +28,14 @@ impl LuaLane {
         }
         let sha = self.script().sha1;
         format!(
-            "# Save as {name}.lua; load once per server (prints {sha}, EVALSHA's name for it):\n\
+            "# Save as {name}.lua; load once per server (prints {sha}, its EVALSHA name):\n\
              redis-cli -x SCRIPT LOAD < {name}.lua\n\
              # Per request: {n} key(s), server clock (TIME), cost 1, slack 0, {params}:\n\
              redis-cli EVALSHA {sha} {n}{quoted} {args}\n\
-             # Unloaded or on NOSCRIPT (a restart, a flush), EVAL the file: keys , arguments\n\
+             # Unloaded or on NOSCRIPT (restart, flush), EVAL the file: keys , arguments\n\
              redis-cli --eval {name}.lua{quoted} , {args}\n\
              # Reply: allowed (1/0); wait, retry-after, reset (numerator, denominator: ms);\n\
-             # remaining; ms until at rest (TTL); time used; numbers of state kept.\n",
+             # remaining; ms to rest (TTL); time used; state numbers kept.\n",
             name = self.script().name,
             n = keys.len(),
             params = self.params_names(),
