@@ -29,8 +29,9 @@ pub fn list(lang: Lang) -> String {
     )
 }
 
-/// One lesson, run.
-pub fn show(id: &str, json: bool, lang: Lang) -> Result<String, Failure> {
+/// One lesson, run. Each step's link is `base` followed by its query; without a
+/// base, the query alone, under a line saying what it is relative to.
+pub fn show(id: &str, json: bool, lang: Lang, base: Option<&str>) -> Result<String, Failure> {
     let l = lesson(id).ok_or_else(|| {
         Failure(format!(
             "lesson: unknown lesson \"{id}\" (expected one of {})",
@@ -42,9 +43,16 @@ pub fn show(id: &str, json: bool, lang: Lang) -> Result<String, Failure> {
         return Ok(run.to_json() + "\n");
     }
     let mut out = format!("{}\n{}\n", run.title, run.intro);
+    let base = match base {
+        Some(b) => b.split(['?', '#']).next().unwrap_or(b).to_string(),
+        None => {
+            out.push_str("(Each step's link goes after the playground's address, e.g. http://127.0.0.1:8080/ from `trunk serve`; --base URL prints them whole.)\n");
+            String::new()
+        }
+    };
     for s in &run.steps {
         out.push_str(&format!(
-            "\n{}. {}\n   open:    ?{}\n   play to: {}{}\n   watch:   {}\n   proved:  {}\n",
+            "\n{}. {}\n   open:    {base}?{}\n   play to: {}{}\n   watch:   {}\n   proved:  {}\n",
             s.index + 1,
             s.title,
             s.query,
@@ -160,7 +168,122 @@ pub fn translation(t: &ratelab_sim::translate::Translation, lang: Lang) -> Strin
     out
 }
 
-/// The quiz as text.
+/// The quiz asked on `input`, one question at a time: the question and its
+/// lettered choices, then (an answer read) whether it was right, the right choice
+/// and the engine's explanation. A line that is no choice is asked again; when
+/// the input ends, the questions left are shown unanswered and the score so far.
+/// `terminal`: the input is a person typing (a prompt is shown).
+pub fn ask(
+    questions: &[ratelab_sim::quiz::Question],
+    input: &mut dyn std::io::BufRead,
+    out: &mut dyn std::io::Write,
+    terminal: bool,
+    lang: Lang,
+) -> std::io::Result<()> {
+    let w = match lang {
+        Lang::En => AskWords {
+            prompt: "your answer",
+            again: "answer with a letter, a to",
+            right: "right",
+            wrong: "is not it",
+            is: "is",
+            unanswered: "not answered",
+            score: "right",
+            left: "not answered: every answer is in",
+        },
+        Lang::Vi => AskWords {
+            prompt: "câu trả lời của bạn",
+            again: "trả lời bằng một chữ cái, từ a đến",
+            right: "đúng",
+            wrong: "chưa đúng",
+            is: "mới đúng",
+            unanswered: "chưa trả lời",
+            score: "câu đúng",
+            left: "câu chưa trả lời: mọi đáp án có trong",
+        },
+    };
+    let letter = |j: usize| char::from(b'a' + (j % 26) as u8);
+    let (mut right, mut asked) = (0, 0);
+    let mut ended = false;
+    for (i, q) in questions.iter().enumerate() {
+        writeln!(out, "{}. {}", i + 1, q.question)?;
+        for (j, c) in q.choices.iter().enumerate() {
+            writeln!(out, "   {}) {c}", letter(j))?;
+        }
+        let last = letter(q.choices.len().saturating_sub(1));
+        let chosen = loop {
+            if ended {
+                break None;
+            }
+            if terminal {
+                write!(out, "{} (a–{last}): ", w.prompt)?;
+            }
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                ended = true;
+                break None;
+            }
+            let t = line.trim().to_ascii_lowercase();
+            let j = match (t.parse::<usize>(), t.as_bytes()) {
+                (Ok(n), _) => n.checked_sub(1),
+                (_, &[b]) => b.checked_sub(b'a').map(usize::from),
+                _ => None,
+            };
+            if let Some(j) = j.filter(|&j| j < q.choices.len()) {
+                break Some(j);
+            }
+            writeln!(out, "   ({} {last})", w.again)?;
+        };
+        match chosen {
+            Some(j) => {
+                asked += 1;
+                if j == q.correct {
+                    right += 1;
+                    writeln!(out, "   ✓ {}: {}", w.right, q.answer)?;
+                } else {
+                    writeln!(
+                        out,
+                        "   ✗ {}) {}; {}) {}: {}",
+                        letter(j),
+                        w.wrong,
+                        letter(q.correct),
+                        w.is,
+                        q.answer
+                    )?;
+                }
+            }
+            None => writeln!(out, "   ({})", w.unanswered)?,
+        }
+        writeln!(out)?;
+    }
+    if asked < questions.len() {
+        writeln!(
+            out,
+            "{right}/{asked} {}; {} {} (ratelab quiz --answers)",
+            w.score,
+            questions.len() - asked,
+            w.left
+        )?;
+    } else {
+        writeln!(out, "{right}/{} {}.", questions.len(), w.score)?;
+    }
+    out.flush()
+}
+
+/// The words of [`ask`] in one language.
+struct AskWords {
+    prompt: &'static str,
+    again: &'static str,
+    right: &'static str,
+    wrong: &'static str,
+    is: &'static str,
+    unanswered: &'static str,
+    score: &'static str,
+    left: &'static str,
+}
+
+/// The quiz as text, answered (`ratelab quiz --answers`).
 pub fn quiz(questions: &[ratelab_sim::quiz::Question]) -> String {
     let mut out = String::new();
     for (i, q) in questions.iter().enumerate() {

@@ -63,10 +63,17 @@ usage:
                                             call it, and for nginx its limit_req lines
   ratelab lua --teaching                    the wrong scripts people copy, labelled
   ratelab lessons [--json] [--lang en|vi]   list the lessons (--json: every step's numbers)
-  ratelab lesson ID [--json] [--lang en|vi] run a lesson, print its texts with the engine's numbers
+  ratelab lesson ID [--json] [--lang en|vi] [--base URL]
+                                            run a lesson, print its texts with the engine's
+                                            numbers; each step's link is the page's address
+                                            (--base, where the playground is served) + ?...
   ratelab translate [FILE|-] [--json]       read an nginx, redis-cell, governor, Upstash or Spring
                                             rate limit into a lane, and write it for each tool
-  ratelab quiz [--json] [--lang en|vi]      the demo article's check questions, answered by the engine
+  ratelab quiz [--answers] [--json] [--lang en|vi]
+                                            the demo article's check questions: asks each
+                                            (answer a, b, c… on standard input), then says
+                                            if it was right, with the engine's numbers;
+                                            --answers prints them all answered
   ratelab --help | --version
 
 FILE defaults to standard input (also written -), at most 64 MiB. T is a time in ms
@@ -110,7 +117,9 @@ impl<T: std::fmt::Display> From<T> for Failure {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let asks_help = args.iter().skip(1).any(|a| a == "--help" || a == "-h");
     let result = match args.first().map(String::as_str) {
+        Some(name) if asks_help => help(name).map(Output::text),
         Some("redis") => redis::command(&args[1..]),
         Some("lua") => redis::lua(&args[1..]),
         _ => command(&args).map(Output::text),
@@ -234,9 +243,16 @@ fn command(args: &[String]) -> Result<String, Failure> {
             let (lang, rest) = take_lang(rest)?;
             let mut json = false;
             let mut id = None;
-            for a in &rest {
+            let mut base = None;
+            let mut it = rest.iter();
+            while let Some(a) = it.next() {
                 match a.as_str() {
                     "--json" => json = true,
+                    "--base" => {
+                        base = Some(it.next().cloned().ok_or_else(|| {
+                            Failure("--base: needs the playground's address (e.g. http://127.0.0.1:8080/)".into())
+                        })?)
+                    }
                     flag if flag.starts_with('-') => {
                         return Err(Failure(format!("lesson: unknown option {flag}")))
                     }
@@ -247,7 +263,7 @@ fn command(args: &[String]) -> Result<String, Failure> {
                 }
             }
             match id {
-                Some(id) => lessons::show(id, json, lang),
+                Some(id) => lessons::show(id, json, lang, base.as_deref()),
                 None => Err(Failure(format!(
                     "lesson: which one? ({})",
                     ratelab_sim::lesson::lesson_ids()
@@ -275,22 +291,64 @@ fn command(args: &[String]) -> Result<String, Failure> {
         }
         "quiz" => {
             let (lang, rest) = take_lang(rest)?;
-            let json = match rest.first().map(String::as_str) {
-                None => false,
-                Some("--json") if rest.len() == 1 => true,
-                Some(other) => return Err(Failure(format!("quiz: unexpected argument {other}"))),
-            };
+            let (mut json, mut answers) = (false, false);
+            for a in &rest {
+                match a.as_str() {
+                    "--json" => json = true,
+                    "--answers" => answers = true,
+                    other => return Err(Failure(format!("quiz: unexpected argument {other}"))),
+                }
+            }
             let q = ratelab_sim::quiz::quiz(lang)?;
-            Ok(if json {
-                ratelab_sim::quiz::to_json(&q) + "\n"
-            } else {
-                lessons::quiz(&q)
-            })
+            if json {
+                return Ok(ratelab_sim::quiz::to_json(&q) + "\n");
+            }
+            if answers {
+                return Ok(lessons::quiz(&q));
+            }
+            // Asked one by one: each answer read before the next question is shown.
+            let stdin = std::io::stdin();
+            let terminal = std::io::IsTerminal::is_terminal(&stdin);
+            lessons::ask(&q, &mut stdin.lock(), &mut std::io::stdout().lock(), terminal, lang)
+                .map_err(|e| Failure(format!("quiz: {e}")))?;
+            Ok(String::new())
         }
         other => Err(Failure(format!(
             "unknown command \"{other}\" (expected simulate, trace, respond, scenarios, lab, redis, lua, lessons, lesson, translate or quiz; see ratelab --help)"
         ))),
     }
+}
+
+/// `ratelab NAME --help`: NAME's lines of [`USAGE`] (each `ratelab NAME ...` and
+/// the lines under it) and the notes after them; `lua`'s own, longer help.
+fn help(name: &str) -> Result<String, Failure> {
+    if name == "lua" {
+        return Ok(redis::LUA_HELP.to_string());
+    }
+    let list = USAGE.split_once("usage:\n").map_or(USAGE, |(_, l)| l);
+    let (commands, notes) = list.split_once("\n\n").unwrap_or((list, ""));
+    let prefix = format!("  ratelab {name} ");
+    let mut out = String::from("usage:\n");
+    let mut inside = false;
+    for line in commands.lines() {
+        if line.starts_with("  ratelab ") {
+            inside = line.starts_with(&prefix) || line == prefix.trim_end();
+        } else if !line.starts_with("      ") {
+            inside = false;
+        }
+        if inside {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    if out == "usage:\n" || name.starts_with('-') {
+        return Err(Failure(format!(
+            "unknown command \"{name}\" (expected simulate, trace, respond, scenarios, lab, redis, lua, lessons, lesson, translate or quiz; see ratelab --help)"
+        )));
+    }
+    out.push('\n');
+    out.push_str(notes);
+    Ok(out)
 }
 
 /// Takes `--lang en|vi` out of `args` (English by default).

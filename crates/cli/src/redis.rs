@@ -213,7 +213,7 @@ fn simulate(config: &Config, f: &Flags) -> Result<Output, Failure> {
 }
 
 /// `ratelab lua --help`.
-const LUA_HELP: &str = "\
+pub const LUA_HELP: &str = "\
 usage: ratelab lua ALGORITHM [--limit 100] [--period 1m] [--burst B] [--delay D] [--nodelay]
                              [--key client-42] [--prefix ratelab:v1]
        ratelab lua --teaching

@@ -360,3 +360,108 @@ fn simulate_runs_the_service_scenarios_as_json_and_as_a_table() {
         "error: simulate: unknown option --tabel\n"
     );
 }
+
+#[test]
+fn every_command_has_help() {
+    for c in [
+        "simulate",
+        "trace",
+        "respond",
+        "scenarios",
+        "lab",
+        "redis",
+        "lua",
+        "lessons",
+        "lesson",
+        "translate",
+        "quiz",
+    ] {
+        for flag in ["--help", "-h"] {
+            let o = ratelab(&[c, flag], None);
+            let text = stdout(&o);
+            assert!(
+                text.starts_with("usage:") && text.contains(&format!("ratelab {c} ")),
+                "ratelab {c} {flag}: {text}"
+            );
+        }
+    }
+    // After the subcommand or other options too.
+    let race = stdout(&ratelab(&["redis", "race", "--help"], None));
+    assert!(race.contains("ratelab redis race [--url URL]"), "{race}");
+    let lua = stdout(&ratelab(&["lua", "gcra", "--limit", "5", "--help"], None));
+    assert!(lua.contains("redis-cli -x SCRIPT LOAD < gcra.lua"), "{lua}");
+    let o = ratelab(&["nope", "--help"], None);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn the_quiz_asks_then_reveals_and_answers_only_when_asked_to() {
+    let q: Value = serde_json::from_str(&stdout(&ratelab(&["quiz", "--json"], None))).unwrap();
+    let first_answer = q[0]["answer"].as_str().unwrap();
+    // Nothing typed: the questions, no mark on any choice, no answer.
+    let asked = stdout(&ratelab(&["quiz"], Some("")));
+    assert!(asked.contains("   a) 5\n   b) 6\n   c) 10\n"), "{asked}");
+    assert!(
+        !asked.contains('*') && !asked.contains(first_answer),
+        "{asked}"
+    );
+    assert!(asked.contains("0/0 right; 4 not answered"), "{asked}");
+    // Answers typed one a line: each revealed after it is given.
+    let taken = stdout(&ratelab(&["quiz"], Some("c\nwhat\na\n")));
+    let (one, rest) = taken.split_once("\n2. ").unwrap();
+    assert!(
+        one.ends_with(&format!("   ✓ right: {first_answer}\n")),
+        "{one}"
+    );
+    assert!(rest.contains("(answer with a letter, a to d)"), "{rest}");
+    assert!(rest.contains("   ✗ a) is not it; b) is: "), "{rest}");
+    assert!(taken.contains("1/2 right; 2 not answered"), "{taken}");
+    // --answers: every answer, the right choice starred.
+    let all = stdout(&ratelab(&["quiz", "--answers"], None));
+    assert!(
+        all.contains("   * 10\n") && all.contains(first_answer),
+        "{all}"
+    );
+    let vi = stdout(&ratelab(&["quiz", "--lang", "vi"], Some("3\n")));
+    assert!(
+        vi.contains("✓ đúng: ") && vi.contains("1/1 câu đúng"),
+        "{vi}"
+    );
+}
+
+#[test]
+fn translate_says_each_fit_once() {
+    let out = stdout(&ratelab(
+        &["translate"],
+        Some("Ratelimit.tokenBucket(5, \"10 s\", 10)"),
+    ));
+    for (fit, word) in [("(exact)", "Exact"), ("(close)", "Close")] {
+        assert!(!out.contains(&format!("{fit}: {word}")), "{out}");
+    }
+    assert!(out.contains("(close): "), "{out}");
+}
+
+#[test]
+fn a_lesson_prints_whole_links_given_the_base_and_says_the_base_otherwise() {
+    let alone = stdout(&ratelab(&["lesson", "golden"], None));
+    assert!(
+        alone.contains("after the playground's address") && alone.contains("--base URL"),
+        "{alone}"
+    );
+    let whole = stdout(&ratelab(
+        &["lesson", "golden", "--base", "https://example.org/ratelab/"],
+        None,
+    ));
+    let links: Vec<&str> = whole
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("open:"))
+        .map(str::trim)
+        .collect();
+    assert!(!links.is_empty());
+    for l in links {
+        assert!(
+            l.starts_with("https://example.org/ratelab/?scenario=golden&"),
+            "{l}"
+        );
+    }
+}
