@@ -31,12 +31,49 @@ export interface LimiterInput {
   nodelay?: boolean;
 }
 
+/** A scenario `simulate` runs (`ratelab scenarios`; `custom` needs `limiters`). */
+export type ScenarioId =
+  | 'edge-burst-demo'
+  | 'edge-burst'
+  | '2x-rate'
+  | 'per-second'
+  | 'burst-then-drip'
+  | 'manual'
+  | 'golden'
+  | 'swc-late'
+  | 'swc-early'
+  | 'ten-at-once'
+  | 'float-edge'
+  | 'lab-a'
+  | 'lab-b'
+  | 'lab-c'
+  | 'lab-d'
+  | 'lab-e'
+  | 'poisson'
+  | 'custom';
+
+/**
+ * A scenario the playground opens: those of `simulate`, and the service scenarios,
+ * which it opens in its service build (`simulate` on this page refuses them).
+ */
+export type PageScenarioId =
+  | ScenarioId
+  | 'noisy-neighbour'
+  | 'retry-storm'
+  | 'instances'
+  | 'store-outage'
+  | 'page-load'
+  | 'stacked-limits'
+  | 'expensive-route'
+  | 'service';
+
 /** The input of `simulate`: explicit requests and limiters, or a scenario. */
 export interface SimulateConfig {
   requests?: RequestInput[];
-  limiters?: (LimiterInput | Algorithm)[];
+  /** Objects, each with its `algorithm` (a bare id is refused). */
+  limiters?: LimiterInput[];
   window_ms?: number;
-  scenario?: string;
+  scenario?: ScenarioId;
   limit?: number;
   period_ms?: number;
   seed?: number;
@@ -110,7 +147,7 @@ type Value = number | string;
  * a type error; lane i's own parameters are `"burst.1"`, `"period.0"`, …
  */
 export interface MountOptions {
-  scenario?: string;
+  scenario?: PageScenarioId;
   /** Comma-separated algorithm ids, or an array of them (1 to 6). */
   limiters?: string | Algorithm[];
   limit?: Value;
@@ -123,7 +160,8 @@ export interface MountOptions {
   clients?: Value;
   duration?: Value;
   t?: Value;
-  speed?: Value;
+  /** The clock's speed: one of these (a link's `speed=`). */
+  speed?: 0.25 | 0.5 | 1 | 2 | 4 | 8 | 16 | '0.25' | '0.5' | '1' | '2' | '4' | '8' | '16';
   sel?: Value;
   lang?: 'en' | 'vi';
   hl?: boolean | Value;
