@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { minify } from 'terser';
 
 if (process.env.TRUNK_PROFILE === 'release') {
-  for (const name of ['ratelab-web.js', 'ratelab.js', 'worker.js']) {
+  for (const name of ['ratelab-web.js', '__wasm_split.js', 'ratelab.js', 'worker.js']) {
     const file = join(process.env.TRUNK_STAGING_DIR, name);
     const source = await readFile(file, 'utf8');
     const out = await minify(source, {

@@ -14,6 +14,7 @@ mod fuzz;
 mod setup;
 mod test;
 mod util;
+mod wasm;
 
 use std::process::ExitCode;
 
@@ -31,6 +32,9 @@ commands:
                         fmt, clippy, native, wasm, build, size, e2e
   bench [options]       setup, then the benchmarks (native, browser, size, frames);
                         writes bench-results/latest.md
+  wasm [--release] [--out DIR]
+                        the page's wasm: built, split into its first module and
+                        chunks, bound, optimised (Trunk's pre_build hook)
   fuzz [options]        proptest targets with many cases, then each cargo-fuzz
                         target for 10 minutes (needs nightly; not part of test)
 
@@ -70,6 +74,7 @@ fn dispatch(args: &[String]) -> Result {
         "test" => test::test(&ctx, &test_options(rest)?),
         "bench" => bench::bench(&ctx, &bench::parse_options(rest)?),
         "fuzz" => fuzz::fuzz(&ctx, &fuzz::parse_options(rest)?),
+        "wasm" => wasm::wasm_command(&ctx, rest),
         "help" | "-h" | "--help" => {
             print!("{USAGE}\n{}\n{}", bench::USAGE, fuzz::USAGE);
             Ok(())

@@ -11,6 +11,7 @@
 
 pub mod algorithms;
 pub mod budget;
+pub mod chunks;
 pub mod common;
 pub mod controls;
 pub mod errors;

@@ -6,6 +6,7 @@
 //! and doing what a person asks with [`Ctx::act`]. See ARCHITECTURE.md, "How to add
 //! a panel".
 
+pub mod chunks;
 pub mod clock;
 pub mod context;
 pub mod controls;
@@ -136,7 +137,7 @@ pub fn App(
         >
             {(!compact).then(header::Header)}
             <notices::Notices />
-            {(!compact && !embed).then(learn::Lessons)}
+            {(!compact && !embed).then(|| chunks::panel("lessons", chunks::lessons))}
             {(!compact).then(setup::Setup)}
             {limiters_or_services(ctx, compact)}
         </div>
@@ -151,8 +152,8 @@ fn limiters(compact: bool) -> impl IntoView {
         <live::Live />
         <lanes::Lanes />
         <yardstick::Yardstick />
-        {(!compact).then(sweep::SweepPanel)}
-        {(!compact).then(trace::Trace)}
+        {(!compact).then(|| chunks::panel("sweep", chunks::sweep))}
+        {(!compact).then(|| chunks::panel("trace", chunks::trace))}
     }
 }
 

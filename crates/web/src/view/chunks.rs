@@ -1,0 +1,95 @@
+//! Panels fetched on demand. Each `#[wasm_split]` function below is a split point:
+//! `cargo xtask wasm` (xtask/src/wasm.rs) cuts it, and every function only it
+//! reaches, out of the first module into a chunk of its own, fetched the first time
+//! the panel is shown. Until then the panel's place says it is loading; if the
+//! chunk cannot be fetched (offline, blocked, 404) it says so in one line, in the
+//! page's language, and the rest of the page keeps working (`fallible`: a failed
+//! load is an `Err`, never a trap). Natively, and in the wasm tests, which are not
+//! split, the functions are called directly.
+//!
+//! A panel moves here by a function that returns it as an `AnyView` and a line in
+//! [`App`](super::App) calling [`panel`] with it.
+
+use leptos::prelude::*;
+use wasm_split_helpers::{wasm_split, SplitLoaderError};
+
+use super::text;
+use crate::texts::chunks::CHUNKS;
+
+/// A chunk that could not be fetched.
+pub struct NotLoaded;
+
+impl From<SplitLoaderError> for NotLoaded {
+    fn from(_: SplitLoaderError) -> Self {
+        NotLoaded
+    }
+}
+
+/// The lessons panel (`view/learn`) and the lesson runner.
+#[wasm_split(lessons, fallible)]
+pub fn lessons() -> Result<AnyView, NotLoaded> {
+    Ok(super::learn::Lessons().into_any())
+}
+
+/// Lab D's sweep (`view/sweep.rs`).
+#[wasm_split(sweep, fallible)]
+pub fn sweep() -> Result<AnyView, NotLoaded> {
+    Ok(super::sweep::SweepPanel().into_any())
+}
+
+/// The trace table (`view/trace.rs`).
+#[wasm_split(trace, fallible)]
+pub fn trace() -> Result<AnyView, NotLoaded> {
+    Ok(super::trace::Trace().into_any())
+}
+
+/// What a panel's place holds.
+enum Slot {
+    /// Its chunk is on the way.
+    Loading,
+    /// Loaded, not yet drawn.
+    Ready(AnyView),
+    /// It could not be fetched.
+    Failed,
+    /// Drawn (the view has moved into the page).
+    Shown,
+}
+
+/// The panel `load` makes, drawn in its place once its chunk is here: a line that
+/// says it is loading until then, or the notice if it cannot be fetched.
+/// `name` is the place's `data-chunk`, for the tests.
+pub fn panel<F>(name: &'static str, load: impl FnOnce() -> F + 'static) -> impl IntoView
+where
+    F: std::future::Future<Output = Result<AnyView, NotLoaded>> + 'static,
+{
+    let slot = RwSignal::new_local(Slot::Loading);
+    // Under this component's owner, so the panel's context, memos and effects are
+    // the page's as if it had been built in place.
+    leptos::task::spawn_local_scoped(async move {
+        let next = match load().await {
+            Ok(v) => Slot::Ready(v),
+            Err(NotLoaded) => Slot::Failed,
+        };
+        slot.set(next);
+    });
+    let loading = text(&CHUNKS, |t| t.loading);
+    let failed = text(&CHUNKS, |t| t.failed);
+    move || {
+        slot.track();
+        let now = slot
+            .try_update_untracked(|s| std::mem::replace(s, Slot::Shown))
+            .unwrap_or(Slot::Shown);
+        match now {
+            Slot::Loading => {
+                view! { <p class="chunk loading" data-chunk=name role="status">{loading}</p> }
+                    .into_any()
+            }
+            Slot::Ready(v) => v,
+            Slot::Failed => {
+                view! { <p class="chunk error" data-chunk=name role="alert">{failed}</p> }
+                    .into_any()
+            }
+            Slot::Shown => ().into_any(),
+        }
+    }
+}
