@@ -1,7 +1,7 @@
 // The one loader every page shares: instantiates the wasm once (however many
 // playgrounds, elements and API calls a page has) and hands out the API.
 // Relative to this file, so a docs site can serve dist/ from any folder.
-import init, { simulate, simulateJson, scenarios, mount, setWorker, setServicePage } from './ratelab-web.js';
+import init, { simulate, simulateJson, scenarios, mount, setWorker } from './ratelab-web.js';
 
 const STYLESHEET = new URL('./style.css', import.meta.url).href;
 const WORKER = new URL('./worker.js', import.meta.url).href;
@@ -159,8 +159,6 @@ export function load() {
   ready ??= compile(new URL('./ratelab-web_bg.wasm', import.meta.url)).then(async (module) => {
     await init({ module_or_path: module });
     setWorker(WORKER, module);
-    // Where a service scenario opens (the service build, docs/playground.md).
-    setServicePage(new URL('./service/', import.meta.url).href);
     return { simulate, simulateJson, ...asyncApi(module), scenarios, mount: mountStyled };
   });
   return ready;

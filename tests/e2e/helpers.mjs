@@ -81,9 +81,10 @@ export function recordViolations() {
 
 /**
  * A fresh page; the test fails at its end if the page reported an error, a request
- * failed, or a Content-Security-Policy violation happened (in any frame).
+ * failed, or a Content-Security-Policy violation happened (in any frame), other
+ * than the `expected` ones.
  */
-export async function open(t, browser, url, { width = 1280, height = 900, reducedMotion, leaves = false } = {}) {
+export async function open(t, browser, url, { width = 1280, height = 900, reducedMotion, expected = [] } = {}) {
   const context = await browser.newContext({
     viewport: { width, height },
     reducedMotion: reducedMotion ?? 'no-preference',
@@ -93,11 +94,7 @@ export async function open(t, browser, url, { width = 1280, height = 900, reduce
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-  // `leaves`: the page navigates away at once (to the service build), which
-  // aborts what it was still loading; any other failure still counts.
-  page.on('requestfailed', (r) => {
-    if (!(leaves && r.failure()?.errorText === 'net::ERR_ABORTED')) problems.push(`request failed: ${r.url()}`);
-  });
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
   page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
   t.after(async () => {
     for (const frame of page.frames()) {
@@ -105,7 +102,13 @@ export async function open(t, browser, url, { width = 1280, height = 900, reduce
       problems.push(...v.map((x) => `CSP violation: ${x}`));
     }
     await context.close();
-    assert.deepEqual(problems, [], 'the page reported problems');
+    // `expected`: patterns of the problems a test causes on purpose (a chunk it
+    // blocks); each must have happened, and nothing else may.
+    for (const pattern of expected) {
+      assert.ok(problems.some((p) => pattern.test(p)), `expected a problem matching ${pattern}: ${problems.join('; ')}`);
+    }
+    const left = problems.filter((p) => !expected.some((pattern) => pattern.test(p)));
+    assert.deepEqual(left, [], 'the page reported problems');
   });
   await page.goto(url);
   return page;

@@ -1,6 +1,5 @@
-// The service build (dist/service/: the page with the service model, docs/playground.md,
-// "The service view") against the command line, and how the page without the model
-// hands a service scenario over to it.
+// The service view (a chunk of the page, fetched when a service scenario is first
+// shown: crates/web/src/view/chunks.rs) against the command line.
 //
 // The report the cards are compared with is made here, by the command line
 // (`ratelab simulate`, built by `cargo test --workspace` before this step runs),
@@ -61,8 +60,8 @@ function cards(page) {
   );
 }
 
-test("the retry storm in the service build is the command line's report", async (t) => {
-  const page = await open(t, site.browser, `${site.base}service/?scenario=retry-storm`);
+test("the retry storm on the page is the command line's report", async (t) => {
+  const page = await open(t, site.browser, `${site.base}?scenario=retry-storm`);
   await page.locator('.services article.service').first().waitFor();
   const got = await cards(page);
   const want = report.services.map((s) => {
@@ -94,7 +93,7 @@ test("the retry storm in the service build is the command line's report", async 
 });
 
 test("a click on an attempt follows it: the panel says what the command line's report says", async (t) => {
-  const page = await open(t, site.browser, `${site.base}service/?scenario=retry-storm`);
+  const page = await open(t, site.browser, `${site.base}?scenario=retry-storm`);
   const card = page.locator('.services article.service').nth(2);
   await card.waitFor();
   const a = report.services[2].attempts;
@@ -138,7 +137,7 @@ test("a click on an attempt follows it: the panel says what the command line's r
 });
 
 test('a service card in a 700 px column lays out narrow in a wide window (container queries)', async (t) => {
-  const page = await open(t, site.browser, `${site.base}service/?scenario=retry-storm`, { width: 1280 });
+  const page = await open(t, site.browser, `${site.base}?scenario=retry-storm`, { width: 1280 });
   await page.locator('.services article.service').first().waitFor();
   const columns = () =>
     page.locator('.service-numbers').first().evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length);
@@ -151,33 +150,36 @@ test('a service card in a 700 px column lays out narrow in a wide window (contai
   assert.ok(overflow <= 0, `nothing wider than the column: ${overflow}`);
 });
 
-test('picking a service scenario on the page opens the service build, the link kept', async (t) => {
-  const page = await open(t, site.browser, `${site.base}?scenario=golden&lang=vi&speed=2`, { leaves: true });
+test('picking a service scenario opens it in the page, and back to limiters', async (t) => {
+  const page = await open(t, site.browser, `${site.base}?scenario=golden&lang=vi&speed=2`);
   await page.locator('.lane').first().waitFor();
-  // The page without the model offers the service scenarios too.
   await page.selectOption('select[name="scenario"]', 'noisy-neighbour');
-  await page.waitForURL(/\/service\/\?/);
   await page.locator('.services article.service').first().waitFor();
   const url = new URL(page.url());
-  assert.equal(url.pathname, '/service/');
+  assert.equal(url.pathname, '/');
   assert.equal(url.searchParams.get('scenario'), 'noisy-neighbour');
   assert.equal(url.searchParams.get('lang'), 'vi');
   assert.equal(url.searchParams.get('speed'), '2');
-  assert.equal(await page.locator('.ratelab').first().getAttribute('lang'), 'vi');
-  // The service build opens every scenario: back to limiters, in place.
+  assert.equal(await page.locator('.lane').count(), 0);
   await page.selectOption('select[name="scenario"]', 'golden');
   await page.locator('.lane').first().waitFor();
   assert.equal(await page.locator('.services article.service').count(), 0);
-  assert.equal(new URL(page.url()).pathname, '/service/');
+  // Once fetched, the service view's chunk is not fetched again.
+  let fetched = 0;
+  page.on('request', (r) => {
+    if (r.url().endsWith('/split_service.wasm')) fetched += 1;
+  });
+  await page.selectOption('select[name="scenario"]', 'retry-storm');
+  await page.locator('.services article.service').first().waitFor();
+  assert.equal(fetched, 0);
 });
 
-test('a link to the page with a service scenario lands in the service build with every setting', async (t) => {
+test('a link to a service scenario opens it with every setting', async (t) => {
   const query = 'scenario=service&instances=3&store=local&limiters=sliding_log&lang=vi';
-  const page = await open(t, site.browser, `${site.base}?${query}#x`, { leaves: true });
-  await page.waitForURL(/\/service\/\?/);
+  const page = await open(t, site.browser, `${site.base}?${query}#x`);
   await page.locator('.services article.service').first().waitFor();
   const url = new URL(page.url());
-  assert.equal(url.pathname, '/service/');
+  assert.equal(url.pathname, '/');
   for (const [k, v] of new URLSearchParams(query)) assert.equal(url.searchParams.get(k), v, k);
   assert.equal(await page.locator('.services article.service').count(), 1);
   assert.equal(await page.locator('input[name="service.instances"]').inputValue(), '3');
@@ -188,10 +190,7 @@ test('a link to the page with a service scenario lands in the service build with
 
 test('a hostile service link: one line per bad setting, the service with its defaults', async (t) => {
   const bad = encodeURIComponent('<img src=x onerror=alert(1)>');
-  const page = await open(t, site.browser, `${site.base}?scenario=service&outage=${bad}&instances=999&retry=${bad}`, {
-    leaves: true,
-  });
-  await page.waitForURL(/\/service\/\?/);
+  const page = await open(t, site.browser, `${site.base}?scenario=service&outage=${bad}&instances=999&retry=${bad}`);
   await page.locator('.services article.service').first().waitFor();
   const lines = await page.locator('.notices li').allTextContents();
   assert.equal(lines.length, 3, lines.join('\n'));
@@ -204,13 +203,10 @@ test('a hostile service link: one line per bad setting, the service with its def
   assert.equal(await page.locator('input[name="service.instances"]').inputValue(), '1');
 });
 
-test('the embed with a service scenario: one line with a link to the service build', async (t) => {
+test('the embed shows a service scenario itself', async (t) => {
   const page = await open(t, site.browser, `${site.base}embed.html?scenario=retry-storm&seed=7`);
-  const line = page.locator('.service-elsewhere');
-  await line.waitFor();
-  assert.equal(await line.locator('a').getAttribute('href'), `${site.base}service/?scenario=retry-storm&seed=7`);
-  // The embed stays where it is, with the scenario it can run under the line.
+  await page.locator('.services article.service').first().waitFor();
   assert.equal(new URL(page.url()).pathname, '/embed.html');
   assert.equal(await page.locator('.notices').count(), 0);
-  assert.equal(await page.locator('.services').count(), 0);
+  assert.equal(await page.locator('.service-elsewhere').count(), 0);
 });

@@ -21,6 +21,10 @@ const TRUNK_VERSION: &str = "0.21.14";
 const MDBOOK_VERSION: &str = "0.5.4";
 /// Installed only when no geckodriver is found; any working geckodriver will do.
 const GECKODRIVER_VERSION: &str = "0.37.1";
+/// `wasm-split-cli` (crate `wasm_split_cli_support`), which cuts the page's wasm
+/// into its first module and chunks (xtask/src/wasm.rs). Its loader is checked
+/// by `wasm::loader` when it changes.
+pub const WASM_SPLIT_VERSION: &str = "0.2.3";
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// A target without `std` (Cortex-M4F): the test command builds `ratelab-core` for
 /// it, which proves the core is `no_std` (wasm32-unknown-unknown has a std).
@@ -72,6 +76,7 @@ pub fn setup(ctx: &Ctx, browsers: Browsers) -> Result<Tools> {
     trunk(ctx)?;
     mdbook(ctx)?;
     wasm_bindgen_cli(ctx, &bindgen)?;
+    wasm_split_cli(ctx)?;
     npm_tools(ctx, &trunk_toml.wasm_opt)?;
     apt_packages(ctx)?;
     let tools = browser_tools(ctx, browsers)?;
@@ -325,6 +330,44 @@ fn wasm_bindgen_cli(ctx: &Ctx, version: &str) -> Result {
     ]))?;
     expect_version(ctx, "wasm-bindgen", version)?;
     expect_version(ctx, "wasm-bindgen-test-runner", version)
+}
+
+/// `wasm-split-cli` prints no version: the version cargo recorded installing it.
+fn wasm_split_installed(ctx: &Ctx) -> Option<String> {
+    let out = ctx.cargo().args(["install", "--list"]).output().ok()?;
+    let list = String::from_utf8_lossy(&out.stdout);
+    let line = list
+        .lines()
+        .find(|l| l.starts_with("wasm_split_cli_support "))?;
+    let v = line.split_whitespace().nth(1)?;
+    Some(v.trim_start_matches('v').trim_end_matches(':').to_owned())
+}
+
+fn wasm_split_cli(ctx: &Ctx) -> Result {
+    match wasm_split_installed(ctx) {
+        Some(v) if v == WASM_SPLIT_VERSION && ctx.which("wasm-split-cli").is_some() => {
+            found("wasm-split-cli", &format!("{v} ({})", shown_path(ctx, "wasm-split-cli")));
+            return Ok(());
+        }
+        Some(v) => installing("wasm-split-cli", &format!("{WASM_SPLIT_VERSION} (found {v})")),
+        None => installing("wasm-split-cli", &format!("{WASM_SPLIT_VERSION} (not found)")),
+    }
+    run(ctx.cargo().args([
+        "install",
+        "wasm_split_cli_support",
+        "--version",
+        WASM_SPLIT_VERSION,
+        "--features",
+        "build-binary",
+        "--locked",
+        "--force",
+    ]))?;
+    match wasm_split_installed(ctx) {
+        Some(v) if v == WASM_SPLIT_VERSION => Ok(()),
+        other => Err(format!(
+            "wasm_split_cli_support {WASM_SPLIT_VERSION} was installed, but cargo lists {other:?}"
+        )),
+    }
 }
 
 fn expect_version(ctx: &Ctx, program: &str, want: &str) -> Result {

@@ -25,10 +25,9 @@ use std::path::{Path, PathBuf};
 
 use crate::util::{run, Ctx, Result};
 
-/// The crate the page is built from, and the features of the one page build (the
-/// service view is one of its chunks).
+/// The crate the page is built from, and the feature that marks its split points.
 const CRATE: &str = "ratelab-web";
-const FEATURES: &str = "services";
+const FEATURES: &str = "split";
 const TARGET: &str = "wasm32-unknown-unknown";
 /// The name every page loads the glue and the first module by.
 pub const OUT_NAME: &str = "ratelab-web";

@@ -133,10 +133,8 @@ export interface MountOptions {
 }
 "#;
 
-/// The service model's types, in a build that runs it (the `services` feature; the
-/// playground's bundle leaves it out for its size budget). They extend the
-/// interfaces above by declaration merging.
-#[cfg(feature = "services")]
+/// The service model's types. They extend the interfaces above by declaration
+/// merging.
 #[wasm_bindgen(typescript_custom_section)]
 const SERVICE_TYPES: &str = r#"
 /** When a client sends first tries (retries come on top). */
@@ -855,7 +853,6 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
         embed: true,
         compact: read.compact,
         theme,
-        service_page: crate::state::service_build_query(&read.pairs),
         link,
         notices,
         // Lessons are the page's: in an embed `lesson=` is an unknown parameter.

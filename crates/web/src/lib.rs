@@ -27,7 +27,6 @@
 //! (the embed, a docs page, the test runner) call [`api::mount`] or nothing.
 
 pub mod api;
-pub mod away;
 pub mod crash;
 pub mod draw;
 pub mod import;
@@ -74,14 +73,6 @@ pub fn start() {
     let root = window.document().and_then(|d| d.get_element_by_id(ROOT_ID));
     if let Some(root) = root {
         let query = window.location().search().unwrap_or_default();
-        // A service scenario, in the build without the service model: the service
-        // build opens it, with every setting of the link (and the hash).
-        let pairs = ratelab_sim::share::pairs(&query);
-        if let Some(q) = state::service_build_query(&pairs) {
-            let hash = window.location().hash().unwrap_or_default();
-            away::go(&format!("{q}{hash}"), true);
-            return;
-        }
         after_paint(move || mount_in_place(root, &query));
     }
 }

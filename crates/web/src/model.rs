@@ -196,9 +196,6 @@ pub struct Sim {
     pub config: Config,
     /// Every request decided by every lane.
     pub timeline: Timeline,
-    /// A service scenario's lanes (each a service, run whole; `None` otherwise):
-    /// the service view draws these, and the limiter lanes above are then empty.
-    pub services: Option<ServiceTimeline>,
 }
 
 /// Milliseconds as the engine prints them ("9.8 s").
@@ -220,11 +217,7 @@ impl Sim {
     /// A setup's run from a timeline built elsewhere (a slice at a time:
     /// [`crate::state::Building`]) of its validated `config`, without services.
     pub fn from_timeline(config: Config, timeline: Timeline) -> Sim {
-        Sim {
-            config,
-            timeline,
-            services: None,
-        }
+        Sim { config, timeline }
     }
 
     /// Builds and runs a setup. Errors are the engine's one-line messages.
@@ -232,21 +225,21 @@ impl Sim {
         // Within the playground's budget and key cap, or the one-line reason.
         let config = state.playground_config().map_err(String::from)?;
         let timeline = Timeline::from_config(&config).map_err(String::from)?;
-        // A constant test: a build without the service model links none of it
-        // (and `to_config` has already refused a service run there).
-        let services = match &config.services {
-            Some(specs) if cfg!(feature = "services") => {
-                Some(ServiceTimeline::new(specs).map_err(String::from)?)
-            }
-            // (A simulator built with the model under a page built without it.)
-            Some(_) => return Err("this build of the page leaves the service view out".into()),
-            None => None,
-        };
-        Ok(Sim {
-            config,
-            timeline,
-            services,
-        })
+        Ok(Sim { config, timeline })
+    }
+
+    /// A service scenario's run (no limiter lanes: its lanes are services, each
+    /// run whole).
+    pub fn is_service_run(&self) -> bool {
+        self.config.services.is_some()
+    }
+
+    /// Runs a service scenario's lanes (`None` for a run of limiters). Only the
+    /// service view calls it, so the service engine is in its chunk, not in the
+    /// first module (`view/chunks.rs`); the view runs it once per setup.
+    pub fn run_services(&self) -> Option<Result<ServiceTimeline, String>> {
+        let specs = self.config.services.as_ref()?;
+        Some(ServiceTimeline::new(specs).map_err(String::from))
     }
 
     /// The lanes.

@@ -69,27 +69,6 @@ pub struct MountOptions {
     pub lesson: Option<OpenLesson>,
     /// Whether to open that step's own setup and play to its moment.
     pub play_lesson: bool,
-    /// A service scenario's query this build cannot run (see
-    /// [`service_build_query`]): the page goes to the service build with it.
-    pub service_page: Option<String>,
-}
-
-/// The query to open in the service build (the page built with the service
-/// model, `service/` next to this one), if `pairs` ask for a service scenario and
-/// this build leaves the model out; `None` in the service build. The pairs are kept
-/// as they came (still percent-encoded), so the service build reads every setting
-/// of the link, and judges them, itself.
-pub fn service_build_query(pairs: &[(String, String)]) -> Option<String> {
-    if cfg!(feature = "services") {
-        return None;
-    }
-    let (_, raw) = pairs.iter().rev().find(|(k, _)| k == "scenario")?;
-    ScenarioId::from_id(share::decode(raw).trim()).filter(|id| id.is_service())?;
-    let query: Vec<String> = pairs
-        .iter()
-        .map(|(k, v)| format!("{}={v}", share::encode(k)))
-        .collect();
-    Some(query.join("&"))
 }
 
 impl MountOptions {
@@ -106,7 +85,6 @@ impl MountOptions {
             notices,
             lesson: lessons.open,
             play_lesson: lessons.play,
-            service_page: service_build_query(&share::pairs(query)),
         }
     }
 }
@@ -371,10 +349,6 @@ pub struct Playground {
     pub lesson: Option<OpenLesson>,
     /// Where playing stops before the end (a lesson's moment).
     pub stop_at: Option<u64>,
-    /// A service scenario's query, asked for in a build without the service model
-    /// (by the link or the picker): the page opens it in the service build, an
-    /// embed links there (docs/playground.md, "The service build").
-    pub service_page: Option<String>,
     /// A big import being built, a slice at a time.
     pub building: Option<Box<Building>>,
     /// The ticket of the big import a worker is reading, if one is.
@@ -398,12 +372,8 @@ impl Playground {
             notices,
             lesson,
             play_lesson,
-            service_page,
         } = options;
-        // The service build says what it makes of the link's settings; here only
-        // that the scenario is elsewhere (the notice with the link to it).
-        let notices = notices.iter().filter(|_| service_page.is_none());
-        let mut notes: Vec<String> = notices.map(Notice::to_string).collect();
+        let mut notes: Vec<String> = notices.iter().map(Notice::to_string).collect();
         let (share, sim) = match Sim::new(&state) {
             Ok(sim) => (state, sim),
             Err(e) => {
@@ -442,7 +412,6 @@ impl Playground {
             reduced_motion: false,
             lesson,
             stop_at: None,
-            service_page,
             building: None,
             reading: None,
             tickets: 0,
@@ -697,17 +666,6 @@ impl Playground {
     }
 
     fn open_scenario(&mut self, id: ScenarioId) {
-        // Not in this build: the same view in the service build (the page goes
-        // there; an embed links to it).
-        if id.is_service() && !cfg!(feature = "services") {
-            let view = View {
-                t_ms: 0,
-                selected: None,
-                ..self.view()
-            };
-            self.service_page = Some(share::to_query(&Setup::for_scenario(id), &view));
-            return;
-        }
         let r = self.change(|s| *s = s.next_scenario(id));
         self.errors.clear();
         self.set_error(Place::Scenario, r.err());
@@ -1029,7 +987,6 @@ mod tests {
     use super::*;
 
     #[test]
-    #[cfg(feature = "services")]
     fn service_knobs_rerun_the_service_or_say_why() {
         let mut p = page("scenario=service&limiters=sliding_log");
         let knob = |k| Place::Field(Field::Knob(k));
@@ -1048,12 +1005,8 @@ mod tests {
             "{q}"
         );
         let yardstick = |p: &Playground| {
-            let t = p
-                .sim()
-                .services
-                .as_ref()
-                .and_then(|t| t.yardstick(0).cloned());
-            t.unwrap_or_else(|| panic!("a service run"))
+            let run = p.sim().run_services().expect("a service run").unwrap();
+            run.yardstick(0).cloned().expect("a lane")
         };
         // Three instances counting on their own let the noisy client through at
         // three times the limit.
@@ -1085,42 +1038,14 @@ mod tests {
     }
 
     #[test]
-    fn a_link_to_a_service_scenario_is_for_the_service_build() {
-        let q = |query| service_build_query(&share::pairs(query));
-        // Every pair as it came (a key is encoded again: one that held `&` stays
-        // one key), in the build without the model only.
-        let want = (!cfg!(feature = "services"))
-            .then(|| "scenario=service&instances=3&a%26b=1".to_string());
-        assert_eq!(q("?scenario=service&instances=3&a%26b=1"), want);
-        // The last `scenario` counts, as in the link parser.
-        assert_eq!(q("scenario=retry-storm&scenario=golden"), None);
-        assert_eq!(q("scenario=%3Cimg%3E"), None);
-        assert_eq!(q("limit=3"), None);
-        let p = page("scenario=retry-storm&lang=vi");
-        assert_eq!(p.service_page.is_some(), !cfg!(feature = "services"));
-    }
-
-    #[test]
-    fn picking_a_service_scenario_without_the_model_opens_the_service_build() {
+    fn a_service_scenario_opens_in_the_page() {
         let mut p = page("scenario=golden&lang=vi&speed=2");
         p.apply(Action::Scenario(ScenarioId::RetryStorm));
-        if cfg!(feature = "services") {
-            assert_eq!(p.service_page, None);
-            assert_eq!(p.setup().scenario, ScenarioId::RetryStorm);
-            return;
-        }
-        // The page leaves with the scenario's link and the view's settings; it
-        // keeps what it shows until then.
-        let q = p.service_page.clone().unwrap_or_default();
-        let pairs = share::pairs(&q);
-        for want in [("scenario", "retry-storm"), ("lang", "vi"), ("speed", "2")] {
-            assert!(
-                pairs.iter().any(|(k, v)| (k.as_str(), v.as_str()) == want),
-                "{q}"
-            );
-        }
-        assert_eq!(p.setup().scenario, ScenarioId::Golden);
+        assert_eq!(p.setup().scenario, ScenarioId::RetryStorm);
+        assert!(p.sim().is_service_run());
         assert_eq!(p.error(Place::Scenario), None);
+        let p = page("scenario=retry-storm&lang=vi");
+        assert!(p.sim().is_service_run() && p.notices.is_empty());
     }
 
     fn edit(p: &mut Playground, field: Field, text: &str) {

@@ -13,7 +13,6 @@ mod components;
 mod hostile;
 #[path = "app/learn.rs"]
 mod learn;
-#[cfg(feature = "services")]
 #[path = "app/service.rs"]
 mod service;
 
@@ -473,28 +472,10 @@ fn bad_configs_throw_the_command_lines_messages() {
     );
 }
 
-#[cfg(not(feature = "services"))]
-#[wasm_bindgen_test]
-fn a_build_without_the_service_model_refuses_service_runs_in_one_line() {
-    let left_out = "this build leaves the service model out (the playground's bundle, for its size budget); the command line and the native library run it";
-    assert_eq!(
-        error_of("{scenario: 'retry-storm'}"),
-        format!("scenario: {left_out}")
-    );
-    assert_eq!(
-        error_of("{services: [{clients: [], limits: []}]}"),
-        format!("services: {left_out}")
-    );
-}
-
 #[wasm_bindgen_test]
 fn scenarios_lists_the_registry() {
     let list: js_sys::Array = scenarios().unchecked_into();
-    // A build without the service model does not offer its scenarios.
-    let offered = ratelab_sim::SCENARIOS
-        .iter()
-        .filter(|s| cfg!(feature = "services") || !s.id.is_service());
-    assert_eq!(list.length() as usize, offered.count());
+    assert_eq!(list.length() as usize, ratelab_sim::SCENARIOS.len());
     let first = list.get(0);
     let id = js_sys::Reflect::get(&first, &"id".into()).unwrap();
     assert_eq!(

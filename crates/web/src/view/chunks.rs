@@ -11,7 +11,8 @@
 //! [`App`](super::App) calling [`panel`] with it.
 
 use leptos::prelude::*;
-use wasm_split_helpers::{wasm_split, SplitLoaderError};
+#[cfg(feature = "split")]
+use wasm_split_helpers::wasm_split;
 
 use super::text;
 use crate::texts::chunks::CHUNKS;
@@ -19,28 +20,55 @@ use crate::texts::chunks::CHUNKS;
 /// A chunk that could not be fetched.
 pub struct NotLoaded;
 
-impl From<SplitLoaderError> for NotLoaded {
-    fn from(_: SplitLoaderError) -> Self {
+#[cfg(feature = "split")]
+impl From<wasm_split_helpers::SplitLoaderError> for NotLoaded {
+    fn from(_: wasm_split_helpers::SplitLoaderError) -> Self {
         NotLoaded
     }
 }
 
-/// The lessons panel (`view/learn`) and the lesson runner.
-#[wasm_split(lessons, fallible)]
-pub fn lessons() -> Result<AnyView, NotLoaded> {
-    Ok(super::learn::Lessons().into_any())
+/// A panel's loader: with the `split` feature a split point (an `async fn` that
+/// fetches the chunk first), without it an `async fn` that makes the panel at once.
+macro_rules! chunk {
+    ($(#[doc = $doc:literal])* $name:ident in $module:ident: $panel:expr) => {
+        $(#[doc = $doc])*
+        #[cfg(feature = "split")]
+        #[wasm_split($module, fallible)]
+        pub fn $name() -> Result<AnyView, NotLoaded> {
+            Ok($panel.into_any())
+        }
+
+        $(#[doc = $doc])*
+        #[cfg(not(feature = "split"))]
+        pub async fn $name() -> Result<AnyView, NotLoaded> {
+            Ok($panel.into_any())
+        }
+    };
 }
 
-/// Lab D's sweep (`view/sweep.rs`).
-#[wasm_split(sweep, fallible)]
-pub fn sweep() -> Result<AnyView, NotLoaded> {
-    Ok(super::sweep::SweepPanel().into_any())
+chunk! {
+    /// The lessons panel (`view/learn`) and the lesson runner.
+    lessons in lessons: super::learn::Lessons()
 }
 
-/// The trace table (`view/trace.rs`).
-#[wasm_split(trace, fallible)]
-pub fn trace() -> Result<AnyView, NotLoaded> {
-    Ok(super::trace::Trace().into_any())
+chunk! {
+    /// Lab D's sweep (`view/sweep.rs`).
+    sweep in sweep: super::sweep::SweepPanel()
+}
+
+chunk! {
+    /// The trace table (`view/trace.rs`).
+    trace in trace: super::trace::Trace()
+}
+
+chunk! {
+    /// The service view (`view/service`) and the service engine's run.
+    services in service: super::service::Services()
+}
+
+chunk! {
+    /// The `service` scenario's knobs (`view/service/knobs.rs`), with the view.
+    knobs in service: super::service::knobs::Knobs()
 }
 
 /// What a panel's place holds.
@@ -63,14 +91,22 @@ where
     F: std::future::Future<Output = Result<AnyView, NotLoaded>> + 'static,
 {
     let slot = RwSignal::new_local(Slot::Loading);
-    // Under this component's owner, so the panel's context, memos and effects are
-    // the page's as if it had been built in place.
-    leptos::task::spawn_local_scoped(async move {
-        let next = match load().await {
-            Ok(v) => Slot::Ready(v),
-            Err(NotLoaded) => Slot::Failed,
-        };
-        slot.set(next);
+    // After the page's first frame is drawn (the first lanes come from the first
+    // module alone), and under this component's owner, so the panel's context,
+    // memos and effects are the page's as if it had been built in place.
+    let owner = Owner::current();
+    let start = move || {
+        leptos::task::spawn_local_scoped(async move {
+            let next = match load().await {
+                Ok(v) => Slot::Ready(v),
+                Err(NotLoaded) => Slot::Failed,
+            };
+            slot.set(next);
+        })
+    };
+    crate::after_paint(move || match owner {
+        Some(owner) => owner.with(start),
+        None => start(),
     });
     let loading = text(&CHUNKS, |t| t.loading);
     let failed = text(&CHUNKS, |t| t.failed);

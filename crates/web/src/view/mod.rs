@@ -17,7 +17,6 @@ pub mod lanes;
 pub mod learn;
 pub mod live;
 pub mod notices;
-#[cfg(feature = "services")]
 pub mod service;
 pub mod setup;
 pub mod sweep;
@@ -158,29 +157,23 @@ fn limiters(compact: bool) -> impl IntoView {
 }
 
 /// The limiters' part, or for a service run (no limiter lanes: its lanes are
-/// services, shown whole, with no clock) the service view.
-#[cfg(feature = "services")]
+/// services, shown whole, with no clock) the service view, fetched the first time
+/// a service run is shown.
 fn limiters_or_services(ctx: Ctx, compact: bool) -> impl IntoView {
-    let service_run = Memo::new(move |_| ctx.run.with(|s| s.sim.services.is_some()));
+    let service_run = Memo::new(move |_| ctx.run.with(|s| s.sim.is_service_run()));
     view! {
         <Show when=move || !service_run.get()>{limiters(compact)}</Show>
-        <service::Services />
+        {move || service_run.get().then(|| chunks::panel("service", chunks::services))}
     }
 }
 
-/// A build without the service model (the page's bundle, for its size budget)
-/// links none of the service view.
-#[cfg(not(feature = "services"))]
-fn limiters_or_services(_: Ctx, compact: bool) -> impl IntoView {
-    limiters(compact)
-}
-
-/// The `service` scenario's part of the setup, in a build with the service model.
-#[cfg(feature = "services")]
+/// The `service` scenario's part of the setup (its knobs), in the service view's
+/// chunk, fetched when that scenario is first chosen.
 pub fn service_knobs() -> impl IntoView {
-    service::knobs::Knobs()
+    let ctx = use_ctx();
+    let shown = Memo::new(move |_| {
+        ctx.run
+            .with(|s| s.setup.scenario == ratelab_sim::ScenarioId::Service)
+    });
+    move || shown.get().then(|| chunks::panel("service", chunks::knobs))
 }
-
-/// A build without the service model has no knobs for it.
-#[cfg(not(feature = "services"))]
-pub fn service_knobs() -> impl IntoView {}

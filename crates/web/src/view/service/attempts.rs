@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::Selection;
+use super::{use_run, Selection};
 use crate::draw::service::{
     attempt_at, attempts_strip, client_rows, held_attempts, selected_mark, MAX_ROWS,
 };
@@ -36,9 +36,10 @@ pub fn Attempts(
     selection: Selection,
 ) -> impl IntoView {
     let ctx = use_ctx();
+    let runs = use_run();
     let drawn = Memo::new(move |_| {
-        ctx.run.with(|s| {
-            let Some(t) = s.sim.services.as_ref() else {
+        runs.with(|s| {
+            let Some(t) = s else {
                 return Drawn::default();
             };
             let Some(spec) = t.spec(lane) else {
@@ -82,8 +83,8 @@ pub fn Attempts(
     // an attempt never redraws the picture.
     let ring = Memo::new(move |_| {
         let i = selection.index.get()?;
-        ctx.run.with(|s| {
-            let a = s.sim.services.as_ref()?.attempt(lane, i)?;
+        runs.with(|s| {
+            let a = s?.attempt(lane, i)?;
             drawn.with(|d| Some(selected_mark(a, &d.rows_of, d.end)))
         })
     });
@@ -110,8 +111,8 @@ pub fn Attempts(
         let chosen = drawn.with_untracked(|d| {
             let rows = d.names.len().clamp(1, MAX_ROWS);
             let row = ((y * rows as f64).floor().max(0.0) as usize).min(rows - 1);
-            ctx.run.with_untracked(|s| {
-                let t = s.sim.services.as_ref()?;
+            runs.with_untracked(|s| {
+                let t = s?;
                 let held = held_attempts(t, lane);
                 attempt_at(&held, &d.rows_of, d.end, row, x, SLACK_PX / w)
             })

@@ -2,8 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::{attempts, chart, clients, refusal, summary, Selection};
-use crate::view::use_ctx;
+use super::{attempts, chart, clients, refusal, summary, use_run, Selection};
 
 /// Lane `lane` of the service run (its parts read the run themselves, so a new
 /// run redraws the card in place).
@@ -12,15 +11,12 @@ pub fn ServiceCard(
     /// Which lane.
     lane: usize,
 ) -> impl IntoView {
-    let ctx = use_ctx();
     // What the attempts picture marks and the panel under it follows.
     let selection = Selection::new(lane);
+    let runs = use_run();
     let name = Memo::new(move |_| {
-        ctx.run.with(|s| {
-            s.sim
-                .services
-                .as_ref()
-                .and_then(|t| t.spec(lane))
+        runs.with(|t| {
+            t.and_then(|t| t.spec(lane))
                 .map(|spec| spec.id.clone())
                 .unwrap_or_default()
         })

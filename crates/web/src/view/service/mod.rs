@@ -16,13 +16,61 @@ pub mod knobs;
 pub mod refusal;
 pub mod summary;
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
-use ratelab_sim::service::ServiceYardstick;
+use ratelab_sim::service::{ServiceTimeline, ServiceYardstick};
 
 use super::{text, use_ctx, Ctx};
 use crate::draw::service::first_refused;
 use crate::state::Shared;
 use crate::texts::service::SERVICE;
+
+/// The engine's run of the setup's services ([`crate::model::Sim::run_services`]),
+/// made once per setup by [`Services`] and read by every card: the service
+/// engine runs in this chunk, not in the page's first module.
+#[derive(Clone)]
+pub struct Ran(Arc<Option<Result<ServiceTimeline, String>>>);
+
+impl PartialEq for Ran {
+    /// The same run (a new setup is a new run: [`Shared`] is compared the same way).
+    fn eq(&self, other: &Ran) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Ran {
+    /// The run, unless there is none or the engine refused it.
+    pub fn timeline(&self) -> Option<&ServiceTimeline> {
+        self.0.as_ref().as_ref()?.as_ref().ok()
+    }
+
+    /// The engine's refusal, if it refused the run.
+    pub fn error(&self) -> Option<&str> {
+        self.0.as_ref().as_ref()?.as_ref().err().map(String::as_str)
+    }
+}
+
+/// [`Ran`], provided by [`Services`] to its cards.
+#[derive(Clone, Copy)]
+pub struct ServiceRun(Memo<Ran>);
+
+impl ServiceRun {
+    /// Reads the run (tracked).
+    pub fn with<R>(self, f: impl FnOnce(Option<&ServiceTimeline>) -> R) -> R {
+        self.0.with(|r| f(r.timeline()))
+    }
+
+    /// Reads the run (untracked).
+    pub fn with_untracked<R>(self, f: impl FnOnce(Option<&ServiceTimeline>) -> R) -> R {
+        self.0.with_untracked(|r| f(r.timeline()))
+    }
+}
+
+/// The run the cards draw.
+pub fn use_run() -> ServiceRun {
+    expect_context()
+}
 
 /// Which attempt a card follows: the one chosen in this run (a click in the
 /// attempts picture, a step, a retry in the chain), else the run's first
@@ -32,6 +80,7 @@ use crate::texts::service::SERVICE;
 #[derive(Clone, Copy)]
 pub struct Selection {
     ctx: Ctx,
+    runs: ServiceRun,
     lane: usize,
     /// The choice, with the run it was made in (a choice names an attempt of
     /// that run only).
@@ -44,13 +93,13 @@ impl Selection {
     /// Lane `lane`'s selection, the first refusal until something is chosen.
     pub fn new(lane: usize) -> Selection {
         let ctx = use_ctx();
+        let runs = use_run();
         let chosen = RwSignal::new(None::<(Shared, u64)>);
         let index = Memo::new(move |_| {
-            ctx.run.with(|run| {
-                let mine = chosen.with(|c| c.as_ref().filter(|(r, _)| r == run).map(|&(_, i)| i));
-                let services = run.sim.services.as_ref()?;
-                mine.or_else(|| first_refused(services, lane))
-            })
+            let mine = ctx.run.with(|run| {
+                chosen.with(|c| c.as_ref().filter(|(r, _)| r == run).map(|&(_, i)| i))
+            });
+            runs.with(|t| mine.or_else(|| first_refused(t?, lane)))
         });
         // Let go of a choice made in a run that was replaced, so that the old
         // run is not kept alive by it.
@@ -62,6 +111,7 @@ impl Selection {
         });
         Selection {
             ctx,
+            runs,
             lane,
             chosen,
             index,
@@ -71,11 +121,7 @@ impl Selection {
     /// Follows attempt `i`, if the run holds it.
     pub fn choose(self, i: u64) {
         let run = self.ctx.run.get_untracked();
-        let held = run
-            .sim
-            .services
-            .as_ref()
-            .is_some_and(|t| t.attempt(self.lane, i).is_some());
+        let held = self.runs.with_untracked(|t| t.is_some_and(|t| t.attempt(self.lane, i).is_some()));
         if held {
             self.chosen.set(Some((run, i)));
         }
@@ -84,8 +130,7 @@ impl Selection {
     /// Follows the attempt `by` places later (earlier when negative) than the one
     /// followed now, or the first held one when none is; stays at the ends.
     pub fn step(self, by: i64) {
-        let run = self.ctx.run.get_untracked();
-        let Some(held) = run.sim.services.as_ref().map(|t| t.retained(self.lane)) else {
+        let Some(held) = self.runs.with_untracked(|t| t.map(|t| t.retained(self.lane))) else {
             return;
         };
         let next = match self.index.get_untracked() {
@@ -105,32 +150,25 @@ impl Selection {
 
 /// Lane `lane`'s yardstick over the whole run (a new value only with a new run).
 pub fn yardstick(lane: usize) -> Memo<Option<ServiceYardstick>> {
-    let ctx = use_ctx();
-    Memo::new(move |_| {
-        ctx.run.with(|s| {
-            s.sim
-                .services
-                .as_ref()
-                .and_then(|t| t.yardstick(lane))
-                .cloned()
-        })
-    })
+    let runs = use_run();
+    Memo::new(move |_| runs.with(|t| t.and_then(|t| t.yardstick(lane)).cloned()))
 }
 
 /// Every lane of a service run (nothing for a run of limiters).
 #[component]
 pub fn Services() -> impl IntoView {
     let ctx = use_ctx();
-    let lanes = Memo::new(move |_| {
-        ctx.run
-            .with(|s| s.sim.services.as_ref().map_or(0, |t| t.lane_count()))
-    });
+    let ran = Memo::new(move |_| ctx.run.with(|s| Ran(Arc::new(s.sim.run_services()))));
+    provide_context(ServiceRun(ran));
+    let lanes = Memo::new(move |_| ran.with(|r| r.timeline().map_or(0, |t| t.lane_count())));
+    let error = Memo::new(move |_| ran.with(|r| r.error().map(str::to_owned)));
     move || {
-        (lanes.get() > 0).then(|| {
+        (lanes.get() > 0 || error.with(Option::is_some)).then(|| {
             view! {
                 <section class="services">
                     <h2>{text(&SERVICE, |t| t.heading)}</h2>
                     <p class="intro">{text(&SERVICE, |t| t.intro)}</p>
+                    <p class="error" hidden=move || error.with(Option::is_none)>{error}</p>
                     <For each=move || 0..lanes.get() key=|i| *i let:lane>
                         <card::ServiceCard lane />
                     </For>

@@ -14,7 +14,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::Selection;
+use super::{use_run, Selection};
 use crate::draw::service::{follow, followed_html};
 use crate::texts::service::{KNOBS, SERVICE};
 use crate::view::{text, use_ctx};
@@ -42,12 +42,13 @@ pub fn Refusal(
     selection: Selection,
 ) -> impl IntoView {
     let ctx = use_ctx();
+    let runs = use_run();
     let html = Memo::new(move |_| {
         let lang = ctx.lang.get();
         let index = selection.index.get();
-        ctx.run.with(|s| {
+        runs.with(|s| {
             let shown = index.and_then(|i| {
-                let t = s.sim.services.as_ref()?;
+                let t = s?;
                 let f = follow(t, lane, i)?;
                 let c = t.spec(lane)?.clients.get(f.client as usize)?;
                 Some((f, c.name.as_str(), c.retry.backoff))

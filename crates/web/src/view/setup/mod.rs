@@ -45,7 +45,6 @@ pub fn Setup() -> impl IntoView {
 /// A part of the setup about the lanes' limiters (the shared budget, the lanes),
 /// hidden for a service scenario with fixed variants: it takes only its seed, its
 /// lanes are its variants, so those fields would change nothing.
-#[cfg(feature = "services")]
 fn limiters_part<V: IntoView + 'static>(part: fn() -> V) -> impl IntoView {
     let ctx = crate::view::use_ctx();
     let fixed = Memo::new(move |_| {
@@ -57,8 +56,3 @@ fn limiters_part<V: IntoView + 'static>(part: fn() -> V) -> impl IntoView {
     view! { <Show when=move || !fixed.get()>{part()}</Show> }
 }
 
-/// A build without the service model opens no service scenario.
-#[cfg(not(feature = "services"))]
-fn limiters_part<V: IntoView>(part: fn() -> V) -> V {
-    part()
-}

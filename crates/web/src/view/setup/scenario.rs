@@ -3,7 +3,6 @@
 use leptos::prelude::*;
 use ratelab_sim::ScenarioId;
 
-use crate::away;
 use crate::state::{Action, Place};
 use crate::texts::scenarios::scenario_text;
 use crate::texts::setup::SETUP;
@@ -36,12 +35,6 @@ pub fn ScenarioPicker() -> impl IntoView {
                 on:change=move |e| {
                     if let Some(id) = ScenarioId::from_id(&event_target_value(&e)) {
                         ctx.act(Action::Scenario(id));
-                        // One this build cannot run: the page opens it in the
-                        // service build (an embed shows a link to it instead).
-                        let away = ctx.read(|p| p.service_page.clone()).flatten();
-                        if let (Some(q), false) = (away, ctx.embed) {
-                            away::go(&q, false);
-                        }
                     }
                 }
             >
