@@ -44,8 +44,9 @@ async function fetchedAroundFirstLane(page) {
   });
 }
 
-/** The bundle's own files (not the host page's, not the lessons' texts). */
-const bundle = (names) => names.filter((n) => /\.(wasm|js|css)$/.test(n) && !n.startsWith('docs-example'));
+/** The bundle's own files (not the docs page's own scripts, not the lessons' texts). */
+const HOST = new Set(['docs-example.js', 'docs-example.css', 'embed-resize.js']);
+const bundle = (names) => names.filter((n) => /\.(wasm|js|css)$/.test(n) && !HOST.has(n));
 
 test('the bare page draws its first lane from the first module; the panels come after', async (t) => {
   const page = await open(t, site.browser, 'about:blank');
@@ -83,7 +84,7 @@ test('a chunk that cannot be fetched: one line in the page language, the lanes k
     ['vi', 'Không tải được'],
   ]) {
     const page = await open(t, site.browser, 'about:blank', {
-      expected: [/HTTP 404: .*split_trace\.wasm/, /console: .*split_trace\.wasm/],
+      expected: [/HTTP 404: .*split_trace\.wasm/, /console: .*split_trace\.wasm/, /console: Failed to load resource: .*404/],
     });
     await page.route('**/split_trace.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
     await page.goto(`${site.base}?scenario=golden&lang=${lang}`);
