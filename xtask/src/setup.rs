@@ -346,11 +346,20 @@ fn wasm_split_installed(ctx: &Ctx) -> Option<String> {
 fn wasm_split_cli(ctx: &Ctx) -> Result {
     match wasm_split_installed(ctx) {
         Some(v) if v == WASM_SPLIT_VERSION && ctx.which("wasm-split-cli").is_some() => {
-            found("wasm-split-cli", &format!("{v} ({})", shown_path(ctx, "wasm-split-cli")));
+            found(
+                "wasm-split-cli",
+                &format!("{v} ({})", shown_path(ctx, "wasm-split-cli")),
+            );
             return Ok(());
         }
-        Some(v) => installing("wasm-split-cli", &format!("{WASM_SPLIT_VERSION} (found {v})")),
-        None => installing("wasm-split-cli", &format!("{WASM_SPLIT_VERSION} (not found)")),
+        Some(v) => installing(
+            "wasm-split-cli",
+            &format!("{WASM_SPLIT_VERSION} (found {v})"),
+        ),
+        None => installing(
+            "wasm-split-cli",
+            &format!("{WASM_SPLIT_VERSION} (not found)"),
+        ),
     }
     run(ctx.cargo().args([
         "install",

@@ -224,9 +224,7 @@ fn run_step(ctx: &Ctx, tools: &Tools, opts: &Options, step: Step) -> Result {
             ]))
         }
         Step::Types => types(ctx),
-        Step::Native => {
-            run(ctx.cargo().args(["test", "--workspace"]))
-        }
+        Step::Native => run(ctx.cargo().args(["test", "--workspace"])),
         Step::Wasm => wasm_tests(ctx, tools, &opts.browsers),
         // One build: the page, its chunks (the service view among them) and the
         // other pages' files, through Trunk's hook `cargo xtask wasm`.
@@ -363,7 +361,10 @@ fn bundle_size(dist: &Path) -> Result {
     let files = bundle_files(dist)?;
     let size = |name: &str| files.iter().find(|f| f.name == name);
     let row = |f: &BundleFile| format!("  {:<40} {:>9} {:>9}", f.name, kb(f.raw), kb(f.gzip));
-    println!("  the first load (the bare page and the element, before the first lane): {}", dist.display());
+    println!(
+        "  the first load (the bare page and the element, before the first lane): {}",
+        dist.display()
+    );
     println!("  {:<40} {:>9} {:>9}", "file", "raw", "gzip");
     let mut gz_total = 0;
     for name in FIRST_LOAD {
@@ -390,14 +391,28 @@ fn bundle_size(dist: &Path) -> Result {
     }
     println!("\n  fetched on demand, each against its own budget:");
     for (piece, gz) in chunk_sizes(&files)? {
-        let budget = CHUNK_BUDGETS.iter().find(|(n, _)| *n == piece).map(|&(_, b)| b);
+        let budget = CHUNK_BUDGETS
+            .iter()
+            .find(|(n, _)| *n == piece)
+            .map(|&(_, b)| b);
         let Some(budget) = budget else {
-            over.push(format!("{piece} has no budget: add one to CHUNK_BUDGETS (xtask/src/test.rs)"));
+            over.push(format!(
+                "{piece} has no budget: add one to CHUNK_BUDGETS (xtask/src/test.rs)"
+            ));
             continue;
         };
-        println!("  {piece:<40} {:>9} {:>9}  budget {}", "", kb(gz), kb(budget));
+        println!(
+            "  {piece:<40} {:>9} {:>9}  budget {}",
+            "",
+            kb(gz),
+            kb(budget)
+        );
         if gz > budget {
-            over.push(format!("{piece} is {} gzipped, over its {} budget", kb(gz), kb(budget)));
+            over.push(format!(
+                "{piece} is {} gzipped, over its {} budget",
+                kb(gz),
+                kb(budget)
+            ));
         }
     }
     if over.is_empty() {

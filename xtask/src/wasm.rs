@@ -72,7 +72,8 @@ pub fn build(ctx: &Ctx, release: bool, out: &Path) -> Result {
         .join("ratelab_web.wasm");
     let split = ctx.root.join("target").join("wasm-split").join(profile);
     let _ = std::fs::remove_dir_all(&split);
-    std::fs::create_dir_all(&split).map_err(|e| format!("cannot create {}: {e}", split.display()))?;
+    std::fs::create_dir_all(&split)
+        .map_err(|e| format!("cannot create {}: {e}", split.display()))?;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     run(ctx
         .cmd("wasm-split-cli")
@@ -83,12 +84,21 @@ pub fn build(ctx: &Ctx, release: bool, out: &Path) -> Result {
     run(ctx
         .cmd("wasm-bindgen")
         // The chunks import the first module's function table (LLD's export).
-        .args(["--target", "web", "--keep-lld-exports", "--out-name", OUT_NAME, "--out-dir"])
+        .args([
+            "--target",
+            "web",
+            "--keep-lld-exports",
+            "--out-name",
+            OUT_NAME,
+            "--out-dir",
+        ])
         .arg(out)
         .arg(split.join(format!("{OUT_NAME}.wasm"))))?;
 
     let mut modules = vec![out.join(format!("{OUT_NAME}_bg.wasm"))];
-    for entry in std::fs::read_dir(&split).map_err(|e| format!("cannot read {}: {e}", split.display()))? {
+    for entry in
+        std::fs::read_dir(&split).map_err(|e| format!("cannot read {}: {e}", split.display()))?
+    {
         let path = entry.map_err(|e| e.to_string())?.path();
         let name = file_name(&path);
         if name == format!("{OUT_NAME}.wasm") {
@@ -160,7 +170,8 @@ mod tests {
 
     #[test]
     fn the_loader_compiles_chunks_through_ours() {
-        let text = "const f = () => async (imports) => (WebAssembly.instantiateStreaming(src, imports));";
+        let text =
+            "const f = () => async (imports) => (WebAssembly.instantiateStreaming(src, imports));";
         let out = loader(text).unwrap();
         assert!(out.contains("(instantiateChunk(src, imports))"));
         assert!(out.contains("async function instantiateChunk"));

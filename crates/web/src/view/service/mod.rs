@@ -96,9 +96,9 @@ impl Selection {
         let runs = use_run();
         let chosen = RwSignal::new(None::<(Shared, u64)>);
         let index = Memo::new(move |_| {
-            let mine = ctx.run.with(|run| {
-                chosen.with(|c| c.as_ref().filter(|(r, _)| r == run).map(|&(_, i)| i))
-            });
+            let mine = ctx
+                .run
+                .with(|run| chosen.with(|c| c.as_ref().filter(|(r, _)| r == run).map(|&(_, i)| i)));
             runs.with(|t| mine.or_else(|| first_refused(t?, lane)))
         });
         // Let go of a choice made in a run that was replaced, so that the old
@@ -121,7 +121,9 @@ impl Selection {
     /// Follows attempt `i`, if the run holds it.
     pub fn choose(self, i: u64) {
         let run = self.ctx.run.get_untracked();
-        let held = self.runs.with_untracked(|t| t.is_some_and(|t| t.attempt(self.lane, i).is_some()));
+        let held = self
+            .runs
+            .with_untracked(|t| t.is_some_and(|t| t.attempt(self.lane, i).is_some()));
         if held {
             self.chosen.set(Some((run, i)));
         }
@@ -130,7 +132,10 @@ impl Selection {
     /// Follows the attempt `by` places later (earlier when negative) than the one
     /// followed now, or the first held one when none is; stays at the ends.
     pub fn step(self, by: i64) {
-        let Some(held) = self.runs.with_untracked(|t| t.map(|t| t.retained(self.lane))) else {
+        let Some(held) = self
+            .runs
+            .with_untracked(|t| t.map(|t| t.retained(self.lane)))
+        else {
             return;
         };
         let next = match self.index.get_untracked() {

@@ -55,4 +55,3 @@ fn limiters_part<V: IntoView + 'static>(part: fn() -> V) -> impl IntoView {
     });
     view! { <Show when=move || !fixed.get()>{part()}</Show> }
 }
-
