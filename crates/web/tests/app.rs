@@ -51,6 +51,23 @@ pub async fn settle() {
     for _ in 0..3 {
         tick().await;
     }
+    // The panels fetched on demand (src/view/chunks.rs) arrive after a frame:
+    // wait until no place still says it is loading (at most about 3 s).
+    let document = web_sys::window().unwrap().document().unwrap();
+    for _ in 0..200 {
+        if document.query_selector(".chunk.loading").unwrap().is_none() {
+            break;
+        }
+        let wait = js_sys::Promise::new(&mut |done, _| {
+            let _ = web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&done, 16);
+        });
+        wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
+    }
+    for _ in 0..3 {
+        tick().await;
+    }
 }
 
 pub fn all(root: &Element, selector: &str) -> Vec<Element> {

@@ -93,10 +93,15 @@ where
     let slot = RwSignal::new_local(Slot::Loading);
     // After the page's first frame is drawn (the first lanes come from the first
     // module alone), and under this component's owner, so the panel's context,
-    // memos and effects are the page's as if it had been built in place.
+    // memos and effects are the page's as if it had been built in place. A
+    // playground unmounted before then (or while the chunk is on its way) starts
+    // nothing and makes nothing: its owner is gone.
+    let alive = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let flag = alive.clone();
+    on_cleanup(move || flag.store(false, std::sync::atomic::Ordering::Relaxed));
     let owner = Owner::current();
     let start = move || {
-        leptos::task::spawn_local_scoped(async move {
+        leptos::task::spawn_local_scoped_with_cancellation(async move {
             let next = match load().await {
                 Ok(v) => Slot::Ready(v),
                 Err(NotLoaded) => Slot::Failed,
@@ -104,9 +109,14 @@ where
             slot.set(next);
         })
     };
-    crate::after_paint(move || match owner {
-        Some(owner) => owner.with(start),
-        None => start(),
+    crate::after_paint(move || {
+        if !alive.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        match owner {
+            Some(owner) => owner.with(start),
+            None => start(),
+        }
     });
     let loading = text(&CHUNKS, |t| t.loading);
     let failed = text(&CHUNKS, |t| t.failed);
