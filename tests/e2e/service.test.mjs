@@ -155,6 +155,7 @@ test('picking a service scenario opens it in the page, and back to limiters', as
   await page.locator('.lane').first().waitFor();
   await page.selectOption('select[name="scenario"]', 'noisy-neighbour');
   await page.locator('.services article.service').first().waitFor();
+  await page.waitForURL(/scenario=noisy-neighbour/);
   const url = new URL(page.url());
   assert.equal(url.pathname, '/');
   assert.equal(url.searchParams.get('scenario'), 'noisy-neighbour');

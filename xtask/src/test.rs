@@ -118,8 +118,10 @@ impl Step {
             }
             Step::Native => "native tests (cargo test --workspace)",
             Step::Wasm => "wasm-bindgen tests in headless browsers",
-            Step::Build => "trunk build --release (wasm-opt -Oz): the page, then the service build",
-            Step::Size => "bundle size budgets (the page; the service build)",
+            Step::Build => {
+                "trunk build --release: the page, its wasm split into a first module and chunks"
+            }
+            Step::Size => "size budgets: the first load, and each chunk",
             Step::E2e => "end-to-end tests (node + playwright-core, headless Chromium)",
         }
     }
