@@ -31,7 +31,7 @@ export interface LimiterInput {
   nodelay?: boolean;
 }
 
-/** A scenario `simulate` runs (`ratelab scenarios`; `custom` needs `limiters`). */
+/** A scenario `simulate` runs and the page opens (`ratelab scenarios`; `custom` needs `limiters`). */
 export type ScenarioId =
   | 'edge-burst-demo'
   | 'edge-burst'
@@ -50,14 +50,7 @@ export type ScenarioId =
   | 'lab-d'
   | 'lab-e'
   | 'poisson'
-  | 'custom';
-
-/**
- * A scenario the playground opens: those of `simulate`, and the service scenarios,
- * which it opens in its service build (`simulate` on this page refuses them).
- */
-export type PageScenarioId =
-  | ScenarioId
+  | 'custom'
   | 'noisy-neighbour'
   | 'retry-storm'
   | 'instances'
@@ -66,6 +59,9 @@ export type PageScenarioId =
   | 'stacked-limits'
   | 'expensive-route'
   | 'service';
+
+/** A scenario the playground opens: every one (the service view is part of the page). */
+export type PageScenarioId = ScenarioId;
 
 /** The input of `simulate`: explicit requests and limiters, or a scenario. */
 export interface SimulateConfig {

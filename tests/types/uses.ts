@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   ratelab.simulate({ limiters: ['gcra'] });
   // @ts-expect-error no such scenario
   ratelab.simulate({ scenario: 'golden-stream' });
-  // @ts-expect-error a service scenario: this page's simulate refuses it
+  // A service scenario runs in simulate too.
   ratelab.simulate({ scenario: 'retry-storm' });
   // @ts-expect-error no such algorithm
   ratelab.simulate({ limiters: [{ algorithm: 'gcra2' }] });
