@@ -86,6 +86,48 @@ test('play runs the clock and space pauses it', async (t) => {
   assert.equal(await page.locator('output.now').textContent(), a);
 });
 
+test('while the clock plays fast, text panels follow in steps; standing, exactly', async (t) => {
+  // A clock of our own (Date, timers and animation frames advance only when told):
+  // what changes is counted in frames, not timed.
+  const page = await open(t, site.browser, 'about:blank');
+  await page.clock.install();
+  await page.goto(`${site.base}?scenario=lab-b&speed=16&lang=en`);
+  await page.locator('article.lane').first().waitFor();
+  await page.clock.runFor(2000); // the new run's steps, then the panels
+  const now = page.locator('output.now');
+  const which = page.locator('.trace .which');
+  const gauge = page.locator('article.lane .gauge-text').first();
+  const [now0, which0, gauge0] = [await now.textContent(), await which.textContent(), await gauge.textContent()];
+  await page.locator('button.play').click();
+  // Six frames, 1.6 s of virtual time at 16x: five requests of lab B arrive (one
+  // every 300 ms), the clock and the marks move every frame, the text panels not yet.
+  let clock = now0;
+  for (let i = 0; i < 6; i++) {
+    await page.clock.runFor(17);
+    const c = await now.textContent();
+    assert.notEqual(c, clock, `frame ${i}: the clock did not move`);
+    clock = c;
+  }
+  assert.equal(await which.textContent(), which0, 'the trace was rewritten within a quarter second');
+  assert.equal(await gauge.textContent(), gauge0, 'the gauge was rewritten within a quarter second');
+  // A quarter second later they have followed.
+  await page.clock.runFor(300);
+  assert.notEqual(await which.textContent(), which0, 'the trace did not follow the clock');
+  // Paused, then stepped: the trace explains the request at the clock, exactly.
+  await page.keyboard.press(' ');
+  await page.locator('button.play[aria-pressed="false"]').waitFor();
+  await page.locator('button.next').click();
+  await page.clock.runFor(50);
+  const at = await now.textContent();
+  assert.ok((await which.textContent()).endsWith(`· ${at}`), `${await which.textContent()} at ${at}`);
+  // What changes every frame is laid out in boxes of its own (set size, size and
+  // layout containment), not with the page.
+  const contain = await page.evaluate(() =>
+    ['.lane-track .plot', 'output.now > span', '.controls .scrub input'].map((s) => getComputedStyle(document.querySelector(s)).contain),
+  );
+  for (const c of contain) assert.ok(c.includes('size') && c.includes('layout'), contain.join(' | '));
+});
+
 test('usable at phone width: lanes stack, tables scroll', async (t) => {
   const page = await open(t, site.browser, `${site.base}?t=11.2s`, { width: 390, height: 844 });
   await page.locator('article.lane').first().waitFor();

@@ -46,10 +46,22 @@ pub struct Ctx {
     pub highlight: Memo<bool>,
     /// How many requests have arrived.
     pub revealed: Memo<u64>,
-    /// The request the trace explains.
+    /// The request the lanes' marks show selected.
     pub selected: Memo<Option<u64>>,
     /// The key whose state the lanes draw: the selected request's.
     pub key: Memo<String>,
+    /// The moment the text panels say (the trace, the yardstick, the gauges'
+    /// numbers, the response a request would get, the live region): the clock
+    /// itself, except while it plays fast, when it follows in steps
+    /// ([`panel_time`]), so that a frame that moves the clock rewrites no text
+    /// outside the lanes' pictures.
+    pub panel_now: Memo<u64>,
+    /// How many requests had arrived at [`Ctx::panel_now`].
+    pub panel_revealed: Memo<u64>,
+    /// The request the trace explains: the one selected at [`Ctx::panel_now`].
+    pub panel_selected: Memo<Option<u64>>,
+    /// Its key, whose state the gauges and responses say.
+    pub panel_key: Memo<String>,
     /// Whether the scenario is the manual one.
     pub manual: Memo<bool>,
     /// The time span and width the lanes draw.
@@ -88,6 +100,14 @@ impl Ctx {
             }
         });
         let selected = Memo::new(move |_| model.with(Playground::selected));
+        let playing = pick(model, |p| p.playing);
+        let speed = pick(model, |p| p.speed);
+        let chosen = pick(model, |p| p.chosen);
+        let panel_now = Memo::new(move |shown: Option<&u64>| {
+            panel_time(shown.copied(), now.get(), playing.get(), speed.get())
+        });
+        let panel_selected =
+            Memo::new(move |_| run.with(|s| s.sim.selected(panel_now.get(), chosen.get())));
         let width = RwSignal::new(720.0);
         let zoom = RwSignal::new(crate::model::ONE_X);
         let span = Memo::new(move |_| run.with(|s| s.sim.zoomed_span(now.get(), zoom.get())));
@@ -106,12 +126,16 @@ impl Ctx {
             settled,
             now,
             end: Memo::new(move |_| run.with(|s| s.sim.end())),
-            playing: pick(model, |p| p.playing),
-            speed: pick(model, |p| p.speed),
+            playing,
+            speed,
             highlight: pick(model, |p| p.highlight),
             revealed: Memo::new(move |_| run.with(|s| s.sim.revealed(now.get()))),
             selected,
             key: Memo::new(move |_| run.with(|s| s.sim.key_of(selected.get()))),
+            panel_now,
+            panel_revealed: Memo::new(move |_| run.with(|s| s.sim.revealed(panel_now.get()))),
+            panel_selected,
+            panel_key: Memo::new(move |_| run.with(|s| s.sim.key_of(panel_selected.get()))),
             manual: Memo::new(move |_| run.with(|s| s.setup.scenario == ScenarioId::Manual)),
             scale,
             clock_x: Memo::new(move |_| clock_x(now.get(), scale.get())),
@@ -178,6 +202,29 @@ impl Ctx {
     }
 }
 
+/// From this speed (thousandths) up, the text panels follow a playing clock in
+/// steps ([`panel_time`]).
+pub const PANEL_STEPS_FROM: u32 = 4_000;
+/// Their steps while the clock plays that fast: at most one per this much real
+/// time, ms (four a second: readable, and a frame that moves only the clock lays
+/// out only the lanes' pictures).
+pub const PANEL_EVERY_MS: u64 = 250;
+
+/// The moment the text panels say, given the one they said (`shown`) and the
+/// clock: the clock itself while it stands (paused, stepped, sought) or plays
+/// slower than [`PANEL_STEPS_FROM`]; while it plays faster, `shown` until the
+/// clock is [`PANEL_EVERY_MS`] of real time past it. Never ahead of the clock.
+pub fn panel_time(shown: Option<u64>, now: u64, playing: bool, speed_permille: u32) -> u64 {
+    if !playing || speed_permille < PANEL_STEPS_FROM {
+        return now;
+    }
+    let step = PANEL_EVERY_MS.saturating_mul(u64::from(speed_permille)) / 1000;
+    match shown {
+        Some(s) if s <= now && now - s < step => s,
+        _ => now,
+    }
+}
+
 /// A memo of one field of the model.
 fn pick<T>(model: RwSignal<Playground>, f: fn(&Playground) -> T) -> Memo<T>
 where
@@ -216,4 +263,32 @@ fn next_step(run: Memo<Shared>, settled: RwSignal<(Shared, usize)>, latest: Shar
             next_step(run, settled, latest);
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panels_follow_a_fast_clock_in_steps_and_a_standing_one_exactly() {
+        // 16x: a step is 4 s of virtual time (a quarter second of real time).
+        let mut shown = panel_time(None, 59_000, false, 16_000);
+        assert_eq!(shown, 59_000);
+        let mut said = vec![shown];
+        for now in (59_000..75_000).step_by(267) {
+            shown = panel_time(Some(shown), now, true, 16_000);
+            if said.last() != Some(&shown) {
+                said.push(shown);
+            }
+        }
+        assert_eq!(said, [59_000, 63_005, 67_010, 71_015]);
+        // Paused or stepped: the clock itself, at once.
+        assert_eq!(panel_time(Some(71_015), 74_000, false, 16_000), 74_000);
+        // Sought backwards while playing: never ahead of the clock.
+        assert_eq!(panel_time(Some(71_015), 3_000, true, 16_000), 3_000);
+        // Slower than 4x: every frame.
+        assert_eq!(panel_time(Some(1_000), 1_020, true, 2_000), 1_020);
+        assert_eq!(panel_time(Some(1_000), 1_020, true, 4_000), 1_000);
+        assert_eq!(panel_time(Some(1_000), 2_000, true, 4_000), 2_000);
+    }
 }

@@ -85,7 +85,10 @@ pub fn Controls() -> impl IntoView {
                     }
                 />
             </label>
-            <output class="now">{Signal::derive(move || time_label(ctx.now.get()))}</output>
+            // The time changes every frame while the clock plays: its text is in a
+            // box of set size that is not a flex item (a flex item is laid out
+            // with its row), so that it is laid out alone (see the stylesheet).
+            <output class="now"><span>{Signal::derive(move || time_label(ctx.now.get()))}</span></output>
             <super::zoom::Zoom />
             <button
                 type="button"

@@ -14,7 +14,7 @@ pub fn Live() -> impl IntoView {
     let ctx = use_ctx();
     let said = Memo::new(move |_| {
         let lang = ctx.lang.get();
-        let selected = ctx.selected.get();
+        let selected = ctx.panel_selected.get();
         ctx.run.with(|s| live_text(&s.sim, selected, lang))
     });
     view! { <p class="sr-only" aria-live="polite">{said}</p> }

@@ -128,7 +128,7 @@ pub fn Trace() -> impl IntoView {
     // A new run's trace waits for its last step (`Ctx::panels_drawn`): meanwhile
     // the panel keeps what it showed (its rows name their own lanes), dimmed.
     let trace = Memo::new(move |prev: Option<&Option<TraceView>>| {
-        let (selected, lang) = (ctx.selected.get(), ctx.lang.get());
+        let (selected, lang) = (ctx.panel_selected.get(), ctx.lang.get());
         if !ctx.panels_drawn() {
             return prev.cloned().flatten();
         }

@@ -19,12 +19,13 @@ pub fn Yardstick() -> impl IntoView {
     // table keeps the rows it showed, each with its own lane's name, dimmed.
     let rows = Memo::new(move |prev: Option<&Vec<RowOf>>| {
         // The numbers count arrivals: they change when a request arrives, not
-        // every time the clock moves.
-        ctx.revealed.track();
+        // every time the clock moves (and, while it plays fast, at most a few
+        // times a second: `Ctx::panel_now`).
+        ctx.panel_revealed.track();
         if !ctx.panels_drawn() {
             return prev.cloned().unwrap_or_default();
         }
-        let (now, lang) = (ctx.now.get_untracked(), ctx.lang.get());
+        let (now, lang) = (ctx.panel_now.get_untracked(), ctx.lang.get());
         ctx.run.with(|s| {
             let lanes = s.sim.lanes();
             lanes

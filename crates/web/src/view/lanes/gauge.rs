@@ -15,7 +15,7 @@ use crate::view::use_ctx;
 pub fn Gauge() -> impl IntoView {
     let ctx = use_ctx();
     let lane = expect_context::<LaneCtx>();
-    let g = Memo::new(move |_| lane.snapshot.with(|s| s.as_ref().map(gauge)));
+    let g = Memo::new(move |_| lane.shown.with(|s| s.as_ref().map(gauge)));
     let refusing = Memo::new(move |_| {
         lane.headers
             .with(|h| h.as_ref().is_some_and(|h| h.status == 429))
@@ -41,7 +41,7 @@ pub fn Gauge() -> impl IntoView {
     // plain count of requests (GCRA's τ from the engine's snapshot).
     let note = Signal::derive(move || {
         let t = LANES.get(ctx.lang.get());
-        lane.snapshot.with(|s| match s {
+        lane.shown.with(|s| match s {
             Some(Snapshot::TokenBucket { .. }) => Some(t.tokens_note.to_string()),
             Some(Snapshot::Gcra { tau, .. }) => {
                 Some(t.gcra_note.replace("{tau}", &tau.to_string()))

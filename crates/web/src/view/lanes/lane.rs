@@ -20,9 +20,12 @@ pub struct LaneCtx {
     pub j: usize,
     /// Its algorithm.
     pub algorithm: Algorithm,
-    /// Its state for the selected request's key, now.
+    /// Its state for the selected request's key, now (the pictures).
     pub snapshot: Memo<Option<Snapshot>>,
-    /// What a request from that key would be answered now.
+    /// Its state at the moment the text panels say ([`crate::view::Ctx::panel_now`],
+    /// for their key): the gauge.
+    pub shown: Memo<Option<Snapshot>>,
+    /// What a request from that key would be answered then.
     pub headers: Memo<Option<Headers>>,
     /// Its busiest window so far, when highlighted.
     pub busiest: Memo<Option<BusiestWindow>>,
@@ -65,6 +68,13 @@ pub fn lane_name(lanes: &[ratelab_sim::LaneSpec], j: usize, lang: crate::texts::
     }
 }
 
+/// A lane's picture box, as wide as its timeline: a box of set size (see `.plot` in
+/// the stylesheet), so that what is drawn in it is laid out without the page.
+pub fn plot_width() -> Signal<String> {
+    let ctx = use_ctx();
+    Signal::derive(move || format!("{}px", ctx.scale.get().w()))
+}
+
 /// Lane `j`, running `algorithm`.
 #[component]
 pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
@@ -76,8 +86,12 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
             let (now, key) = (ctx.now.get(), ctx.key.get());
             ctx.run.with(|s| s.sim.snapshot(j, &key, now))
         }),
+        shown: Memo::new(move |_| {
+            let (now, key) = (ctx.panel_now.get(), ctx.panel_key.get());
+            ctx.run.with(|s| s.sim.snapshot(j, &key, now))
+        }),
         headers: Memo::new(move |_| {
-            let (now, key) = (ctx.now.get(), ctx.key.get());
+            let (now, key) = (ctx.panel_now.get(), ctx.panel_key.get());
             ctx.run.with(|s| s.sim.headers(j, &key, now))
         }),
         busiest: Memo::new(move |_| {
@@ -109,6 +123,7 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
     // `.plot` in the stylesheet), so one unit is one px and x is x on screen.
     let width = Signal::derive(move || ctx.scale.get().w() + 16);
     let view_box = Signal::derive(move || format!("-8 0 {} {HEIGHT}", width.get()));
+    let plot_width = plot_width();
     let dense = RwSignal::new(false);
     let blind = RwSignal::new(false);
     // The lane the open lesson step is about: marked, and brought into view by the
@@ -130,7 +145,7 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
             </header>
             <div class="lane-body">
                 <div class="lane-track" class:blind=blind>
-                <div class="plot">
+                <div class="plot" style:width=plot_width style:height=format!("{HEIGHT}px")>
                     <svg class="timeline" width=width height=HEIGHT viewBox=view_box role="img" aria-label=name>
                         <g class="under" inner_html=Signal::derive(move || under.get().markup())></g>
                         <g class="axis-layer" inner_html=Signal::derive(move || axis.get().markup())></g>

@@ -36,7 +36,7 @@ pub fn Level() -> impl IntoView {
     let width = Signal::derive(move || ctx.scale.get().w() + 16);
     let view_box = Signal::derive(move || format!("-8 0 {} {LEVEL_HEIGHT}", width.get()));
     view! {
-        <div class="plot">
+        <div class="plot" style:width=super::lane::plot_width() style:height=format!("{LEVEL_HEIGHT}px")>
             <svg
                 class="level"
                 width=width
