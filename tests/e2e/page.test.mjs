@@ -93,7 +93,8 @@ test('while the clock plays fast, text panels follow in steps; standing, exactly
   await page.clock.install();
   await page.goto(`${site.base}?scenario=lab-b&speed=16&lang=en`);
   await page.locator('article.lane').first().waitFor();
-  await page.clock.runFor(2000); // the new run's steps, then the panels
+  // Stopped a second on (the new run's steps, then the panels, are drawn by then).
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
   const now = page.locator('output.now');
   const which = page.locator('.trace .which');
   const gauge = page.locator('article.lane .gauge-text').first();
