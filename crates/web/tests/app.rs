@@ -47,6 +47,16 @@ pub fn mount_with(root: &HtmlElement, options: &[(&str, &str)]) -> Playground {
     mount(root.clone().into(), o.into()).unwrap()
 }
 
+/// Waits `ms` of real time (the clock runs on animation frames, not on `tick`).
+pub async fn sleep(ms: i32) {
+    let wait = js_sys::Promise::new(&mut |done, _| {
+        let _ = web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&done, ms);
+    });
+    wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
+}
+
 pub async fn settle() {
     for _ in 0..3 {
         tick().await;
@@ -58,12 +68,7 @@ pub async fn settle() {
         if document.query_selector(".chunk.loading").unwrap().is_none() {
             break;
         }
-        let wait = js_sys::Promise::new(&mut |done, _| {
-            let _ = web_sys::window()
-                .unwrap()
-                .set_timeout_with_callback_and_timeout_and_arguments_0(&done, 16);
-        });
-        wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
+        sleep(16).await;
     }
     for _ in 0..3 {
         tick().await;
@@ -161,12 +166,7 @@ pub async fn drawn(root: &Element) {
             settle().await;
             return;
         }
-        let wait = js_sys::Promise::new(&mut |done, _| {
-            let _ = web_sys::window()
-                .unwrap()
-                .set_timeout_with_callback_and_timeout_and_arguments_0(&done, 20);
-        });
-        wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
+        sleep(20).await;
     }
     panic!("a panel still waits for its step");
 }

@@ -6,7 +6,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
 
-use super::{all, attr, change, click, find, fresh_root, lanes, marks, mount_with, settle};
+use super::{all, attr, change, click, find, fresh_root, lanes, marks, mount_with, settle, sleep};
 
 fn active(root: &HtmlElement) -> Option<Element> {
     root.owner_document().and_then(|d| d.active_element())
@@ -290,16 +290,6 @@ async fn each_lane_draws_its_state_over_time_and_the_clock_moves_over_it() {
     );
     let again = find(&root, "article[data-lane=\"0\"] .level .level-line");
     assert!(again.is_same_node(Some(&line)));
-}
-
-/// Waits `ms` of real time (the clock runs on animation frames, not on `tick`).
-async fn sleep(ms: i32) {
-    let wait = js_sys::Promise::new(&mut |done, _| {
-        let _ = web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&done, ms);
-    });
-    wasm_bindgen_futures::JsFuture::from(wait).await.unwrap();
 }
 
 #[wasm_bindgen_test]

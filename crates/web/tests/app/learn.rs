@@ -11,7 +11,7 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test;
 use web_sys::{Element, HtmlElement};
 
-use super::{all, attr, click, find, fresh_root, lanes, settle};
+use super::{all, attr, click, find, fresh_root, lanes, settle, sleep};
 
 const EN: &str = include_str!("../../../sim/src/texts/en.txt");
 
@@ -33,15 +33,6 @@ async fn wait_for(root: &Element, selector: &str) -> HtmlElement {
         settle().await;
     }
     panic!("nothing matches {selector}");
-}
-
-async fn sleep(ms: i32) {
-    let p = js_sys::Promise::new(&mut |ok, _| {
-        let _ = web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&ok, ms);
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
 }
 
 fn facts(root: &Element) -> Vec<(String, String)> {
