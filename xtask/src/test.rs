@@ -11,7 +11,7 @@ use crate::util::{self, run, Ctx, Result};
 /// place to add a crate that declares browser tests; clippy also checks these for
 /// the wasm target. `ratelab-sim`: its `agreement` test (a million decisions, the
 /// same digest as natively) and `portable` test (output bytes).
-pub const WASM_TEST_CRATES: &[&str] = &["ratelab-web", "ratelab-sim"];
+pub const WASM_TEST_CRATES: &[&str] = &["ratelab-web", "ratelab-sim", "ratelab-learn"];
 
 /// The features clippy also checks the wasm build of a crate with: the web crate
 /// with its split points (`split`, on only in the page's build: xtask/src/wasm.rs).

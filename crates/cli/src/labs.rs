@@ -1,6 +1,6 @@
 //! `ratelab lab <a|b|c|d|e>` and `ratelab scenarios`: the labs' results as text.
 
-use ratelab_sim::lesson::Lang;
+use ratelab_learn::lesson::Lang;
 use ratelab_sim::scenario::{scenario, Overrides, ScenarioId};
 use ratelab_sim::sweep::Sweep;
 use ratelab_sim::{run, Config, Report, SCENARIOS};
@@ -59,7 +59,7 @@ pub fn render(which: &str) -> Result<String, Failure> {
             out.push_str(&summary(&report, None));
             if let Some(spec) = &config.sweep {
                 out.push('\n');
-                let judged = ratelab_sim::judge::judge(spec)?;
+                let judged = ratelab_learn::judge::judge(spec)?;
                 out.push_str(&crate::lessons::judged_table(&judged, Lang::En));
             }
             if let Some(sweep) = &report.sweep {

@@ -1,8 +1,8 @@
 //! `ratelab lessons` and `ratelab lesson ID [--json] [--lang en|vi]`: the guided
 //! path as text, each statement filled with the numbers the engine computed.
 
-use ratelab_sim::judge::Judged;
-use ratelab_sim::lesson::{lesson, lesson_ids, FactValue, Lang, LESSONS};
+use ratelab_learn::judge::Judged;
+use ratelab_learn::lesson::{lesson, lesson_ids, FactValue, Lang, LESSONS};
 
 use crate::labs::seconds;
 use crate::table::{render as table, Align};
@@ -117,7 +117,7 @@ pub fn judged_table(j: &Judged, lang: Lang) -> String {
 }
 
 /// A translation as text: the lane, what it admits, the notes, every tool's config.
-pub fn translation(t: &ratelab_sim::translate::Translation, lang: Lang) -> String {
+pub fn translation(t: &ratelab_learn::translate::Translation, lang: Lang) -> String {
     let r = t.lane.resolved();
     let mut out = format!(
         "{}: {} per {}",
@@ -148,11 +148,11 @@ pub fn translation(t: &ratelab_sim::translate::Translation, lang: Lang) -> Strin
         out.push_str(&format!("- {}\n", n.text(lang)));
     }
     out.push_str("\nThe same lane for each tool:\n");
-    for e in ratelab_sim::translate::export(&t.lane) {
+    for e in ratelab_learn::translate::export(&t.lane) {
         let fit = match e.fit {
-            ratelab_sim::translate::Fit::Exact => "exact",
-            ratelab_sim::translate::Fit::Close => "close",
-            ratelab_sim::translate::Fit::None => "none",
+            ratelab_learn::translate::Fit::Exact => "exact",
+            ratelab_learn::translate::Fit::Close => "close",
+            ratelab_learn::translate::Fit::None => "none",
         };
         out.push_str(&format!(
             "\n{} ({fit}): {}\n",
@@ -174,7 +174,7 @@ pub fn translation(t: &ratelab_sim::translate::Translation, lang: Lang) -> Strin
 /// the input ends, the questions left are shown unanswered and the score so far.
 /// `terminal`: the input is a person typing (a prompt is shown).
 pub fn ask(
-    questions: &[ratelab_sim::quiz::Question],
+    questions: &[ratelab_learn::quiz::Question],
     input: &mut dyn std::io::BufRead,
     out: &mut dyn std::io::Write,
     terminal: bool,
@@ -284,7 +284,7 @@ struct AskWords {
 }
 
 /// The quiz as text, answered (`ratelab quiz --answers`).
-pub fn quiz(questions: &[ratelab_sim::quiz::Question]) -> String {
+pub fn quiz(questions: &[ratelab_learn::quiz::Question]) -> String {
     let mut out = String::new();
     for (i, q) in questions.iter().enumerate() {
         out.push_str(&format!("{}. {}\n", i + 1, q.question));

@@ -234,7 +234,7 @@ fn command(args: &[String]) -> Result<String, Failure> {
             match rest.first().map(String::as_str) {
                 None => Ok(lessons::list(lang)),
                 Some("--json") if rest.len() == 1 => {
-                    Ok(ratelab_sim::lesson::summary_json(lang)? + "\n")
+                    Ok(ratelab_learn::lesson::summary_json(lang)? + "\n")
                 }
                 Some(other) => Err(Failure(format!("lessons: unexpected argument {other}"))),
             }
@@ -266,7 +266,7 @@ fn command(args: &[String]) -> Result<String, Failure> {
                 Some(id) => lessons::show(id, json, lang, base.as_deref()),
                 None => Err(Failure(format!(
                     "lesson: which one? ({})",
-                    ratelab_sim::lesson::lesson_ids()
+                    ratelab_learn::lesson::lesson_ids()
                 ))),
             }
         }
@@ -281,7 +281,7 @@ fn command(args: &[String]) -> Result<String, Failure> {
                 }
             }
             let text = read_input(file)?;
-            let t = ratelab_sim::translate::translate(&text)
+            let t = ratelab_learn::translate::translate(&text)
                 .map_err(|e| Failure(e.text(lang)))?;
             Ok(if json {
                 t.to_json(lang) + "\n"
@@ -299,9 +299,9 @@ fn command(args: &[String]) -> Result<String, Failure> {
                     other => return Err(Failure(format!("quiz: unexpected argument {other}"))),
                 }
             }
-            let q = ratelab_sim::quiz::quiz(lang)?;
+            let q = ratelab_learn::quiz::quiz(lang)?;
             if json {
-                return Ok(ratelab_sim::quiz::to_json(&q) + "\n");
+                return Ok(ratelab_learn::quiz::to_json(&q) + "\n");
             }
             if answers {
                 return Ok(lessons::quiz(&q));
@@ -352,8 +352,8 @@ fn help(name: &str) -> Result<String, Failure> {
 }
 
 /// Takes `--lang en|vi` out of `args` (English by default).
-fn take_lang(args: &[String]) -> Result<(ratelab_sim::lesson::Lang, Vec<String>), Failure> {
-    let mut lang = ratelab_sim::lesson::Lang::En;
+fn take_lang(args: &[String]) -> Result<(ratelab_learn::lesson::Lang, Vec<String>), Failure> {
+    let mut lang = ratelab_learn::lesson::Lang::En;
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -361,7 +361,7 @@ fn take_lang(args: &[String]) -> Result<(ratelab_sim::lesson::Lang, Vec<String>)
             let v = it
                 .next()
                 .ok_or_else(|| Failure("--lang: needs en or vi".into()))?;
-            lang = ratelab_sim::lesson::Lang::from_id(v).ok_or_else(|| {
+            lang = ratelab_learn::lesson::Lang::from_id(v).ok_or_else(|| {
                 Failure(format!(
                     "--lang: unknown language \"{v}\" (expected en or vi)"
                 ))

@@ -58,15 +58,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod chooser;
 mod config;
-pub mod conformance;
 pub mod cost;
 mod error;
 mod json;
-pub mod judge;
-pub mod lesson;
-pub mod quiz;
 mod run;
 pub mod scenario;
 pub mod service;
@@ -76,10 +71,8 @@ mod stream;
 pub mod streams;
 pub mod sweep;
 pub mod text;
-pub mod texts;
 pub mod timeline;
 pub mod traffic;
-pub mod translate;
 mod yardstick;
 
 /// The engine, re-exported so that users of the simulator need one dependency.
@@ -89,8 +82,8 @@ pub use config::{Config, LaneSpec, ResolvedParams, MAX_LANES};
 pub use cost::{Budget, Cost};
 pub use error::SimError;
 pub use json::{
-    scenarios_json, simulate_json, simulate_value, LIMITER_FIELDS, MAX_LABEL_CHARS, REQUEST_FIELDS,
-    TOP_FIELDS,
+    scenarios_json, simulate_json, simulate_value, LimiterOut, LIMITER_FIELDS, MAX_LABEL_CHARS,
+    REQUEST_FIELDS, TOP_FIELDS,
 };
 pub use run::{run, run_with, trace, trace_each, Decided, LaneReport, LaneTrace, Report, TraceRow};
 pub use scenario::{scenario, scenario_info, Overrides, ScenarioId, ScenarioInfo, SCENARIOS};

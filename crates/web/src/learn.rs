@@ -1,7 +1,7 @@
 //! The lesson the page has open, as plain Rust: which lesson and step, how a link
 //! names it (`?lesson=edge&step=2`), and how fast it plays to its moment. The
 //! lessons themselves (setups, texts, the facts the engine computes) are
-//! [`ratelab_sim::lesson`]; the panel that shows them is [`crate::view::learn`].
+//! [`ratelab_learn::lesson`]; the panel that shows them is [`crate::view::learn`].
 //!
 //! Choices the issue leaves open:
 //! - `step` in a link counts from 1, as a person counts (the texts' keys count
@@ -15,7 +15,7 @@
 //! - An unknown or hostile `lesson=`, or a `step=` out of range, is a one-line
 //!   notice like every other link field's, and the rest of the link still opens.
 
-use ratelab_sim::lesson::{lesson, lesson_ids, Lesson, Step, LESSONS};
+use ratelab_learn::lesson::{lesson, lesson_ids, Lesson, Step, LESSONS};
 use ratelab_sim::share::{decode, pairs, parse_count, shorten, Notice, SPEEDS_PERMILLE};
 
 /// A lesson play that would take longer than this at the fastest speed jumps to
@@ -328,11 +328,11 @@ mod tests {
         // page. The play button is "Play" and "Chạy".
         for (text, asks) in [
             (
-                include_str!("../../sim/src/texts/en.txt"),
+                include_str!("../../learn/src/texts/en.txt"),
                 ["press play", "click play"],
             ),
             (
-                include_str!("../../sim/src/texts/vi.txt"),
+                include_str!("../../learn/src/texts/vi.txt"),
                 ["bấm chạy", "nhấn chạy"],
             ),
         ] {

@@ -484,7 +484,7 @@ impl Playground {
             .is_some_and(|d| d.link().setup == *self.setup())
     }
 
-    /// The lane the open lesson step is about ([`ratelab_sim::lesson::Step::focus`]),
+    /// The lane the open lesson step is about ([`ratelab_learn::lesson::Step::focus`]),
     /// while that lane still runs the step's limiter: the page marks it and brings
     /// it into view when the step opens. `None` with no step open, for a step about
     /// every lane, or once the learner put another limiter there.

@@ -33,7 +33,7 @@ use crate::run::{run, Report};
 
 pub use read::{LIMITER_FIELDS, MAX_LABEL_CHARS, REQUEST_FIELDS, TOP_FIELDS};
 pub use write::scenarios_json;
-pub(crate) use write::LimiterOut;
+pub use write::LimiterOut;
 
 impl Config {
     /// Parses the JSON format (see the crate docs and the README's "JSON format").

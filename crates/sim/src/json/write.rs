@@ -253,9 +253,11 @@ impl<'a> RequestOut<'a> {
 }
 
 /// A limiter in the input format (also in the registry's output, and in a
-/// service's limits).
+/// service's limits): serialise it to write a [`LaneSpec`] as the format reads it
+/// (`LimiterOut::from(&lane)`). Public for the formats that embed a lane (the
+/// translator's answer in `ratelab-learn`).
 #[derive(Serialize)]
-pub(crate) struct LimiterOut<'a> {
+pub struct LimiterOut<'a> {
     algorithm: &'static str,
     id: &'a str,
     limit: u64,

@@ -8,10 +8,10 @@
 //! Buttons carry no handler: each names where it goes in `data-go`, and the panel
 //! has one click handler.
 
-use ratelab_sim::judge::Judged;
-use ratelab_sim::lesson::{FactValue, Lang};
+use ratelab_learn::judge::Judged;
+use ratelab_learn::lesson::{FactValue, Lang};
+use ratelab_learn::texts::Part;
 use ratelab_sim::share::format_duration;
-use ratelab_sim::texts::Part;
 
 use super::markup::{Html, Writer};
 

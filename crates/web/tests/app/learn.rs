@@ -2,8 +2,8 @@
 //! hostile `lesson=`, texts that cannot be fetched.
 
 use leptos::prelude::*;
-use ratelab_sim::lesson::{lesson, Lang as SimLang};
-use ratelab_sim::texts::Texts;
+use ratelab_learn::lesson::{lesson, Lang as SimLang};
+use ratelab_learn::texts::Texts;
 use ratelab_web::texts::Lang;
 use ratelab_web::view::learn::provide_texts;
 use ratelab_web::{App, MountOptions};
@@ -13,7 +13,7 @@ use web_sys::{Element, HtmlElement};
 
 use super::{all, attr, click, find, fresh_root, lanes, settle, sleep};
 
-const EN: &str = include_str!("../../../sim/src/texts/en.txt");
+const EN: &str = include_str!("../../../learn/src/texts/en.txt");
 
 /// The full page (lessons, URL, keys) for `query`, as `index.html` mounts it.
 fn page(root: &HtmlElement, query: &str) {

@@ -1,10 +1,10 @@
 //! Fetching a language's lesson texts (`lessons/en.txt`, `lessons/vi.txt`, copied
-//! to dist by Trunk from `crates/sim/src/texts/`).
+//! to dist by Trunk from `crates/learn/src/texts/`).
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use ratelab_sim::texts::Texts;
+use ratelab_learn::texts::Texts;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 

@@ -1,11 +1,11 @@
-//! The lessons panel: the catalog of [`ratelab_sim::lesson`], the open step (what
+//! The lessons panel: the catalog of [`ratelab_learn::lesson`], the open step (what
 //! to watch, the moment, what it proved), next and previous.
 //!
 //! The lessons' texts are not compiled in: `ratelab-sim`'s `en.txt` and `vi.txt`
 //! are copied to `dist/lessons/` by Trunk and fetched when a language is first
 //! needed ([`fetch`]), which keeps them out of the wasm (the bundle's budget). A
 //! step's numbers are computed here, in the page, by running the step's setup
-//! through the engine ([`ratelab_sim::lesson::Lesson::run_in`]); the panel only
+//! through the engine ([`ratelab_learn::lesson::Lesson::run_in`]); the panel only
 //! lays out what that run says. A lesson runs once per language (lab D's judged
 //! sweep takes a second or two), after the panel has said it is running.
 //!
@@ -23,8 +23,8 @@ use std::sync::Arc;
 
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
-use ratelab_sim::lesson::LessonRun;
-use ratelab_sim::texts::Texts;
+use ratelab_learn::lesson::LessonRun;
+use ratelab_learn::texts::Texts;
 use wasm_bindgen::JsCast;
 
 use super::lanes::keep_observing as follow_height;
@@ -35,8 +35,8 @@ use crate::model::time_label;
 use crate::state::Action;
 use crate::texts::learn::LEARN;
 use crate::texts::Lang;
-use ratelab_sim::lesson::{Group, LESSONS};
-use ratelab_sim::texts::{parts, Part};
+use ratelab_learn::lesson::{Group, LESSONS};
+use ratelab_learn::texts::{parts, Part};
 
 pub use fetch::provide_texts;
 
@@ -99,8 +99,8 @@ pub fn use_learning() -> Learning {
 }
 
 /// A language of the page as the lessons know it.
-pub fn sim_lang(lang: Lang) -> ratelab_sim::lesson::Lang {
-    ratelab_sim::lesson::Lang::from_id(lang.code()).unwrap_or(ratelab_sim::lesson::Lang::En)
+pub fn sim_lang(lang: Lang) -> ratelab_learn::lesson::Lang {
+    ratelab_learn::lesson::Lang::from_id(lang.code()).unwrap_or(ratelab_learn::lesson::Lang::En)
 }
 
 /// The lessons panel (the full page only): its title, a status line, the open

@@ -4,7 +4,7 @@ use ratelab_core::Algorithm;
 use serde::Serialize;
 
 use super::{Message, Tool};
-use crate::config::LaneSpec;
+use ratelab_sim::LaneSpec;
 
 /// How well a tool's config matches the lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

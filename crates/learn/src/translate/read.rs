@@ -8,7 +8,7 @@
 use ratelab_core::Algorithm;
 
 use super::{quote, Message, Tool};
-use crate::config::LaneSpec;
+use ratelab_sim::LaneSpec;
 
 /// What a reader returns: the lane, the cost of one request, whether the lane is
 /// exact, and the notes.
@@ -404,7 +404,7 @@ pub(super) fn upstash(text: &str) -> Result<Read, Message> {
         let lane = LaneSpec::simple(Algorithm::TokenBucket, r, i).with_burst(max);
         let note = Message::new("note.upstash_bucket")
             .with("r", r)
-            .with("interval", crate::share::format_duration(i));
+            .with("interval", ratelab_sim::share::format_duration(i));
         return Ok((lane, 1, false, vec![note]));
     }
     Err(Message::new("error.upstash_call"))

@@ -7,7 +7,7 @@
 
 use proptest::prelude::*;
 use ratelab_core::{Algorithm, AnyLimiter, Limiter, Params};
-use ratelab_sim::conformance::retries;
+use ratelab_learn::conformance::retries;
 
 proptest! {
     #[test]

@@ -1,6 +1,6 @@
 use super::*;
-use crate::share::{parse, MAX_PLAYGROUND_LANES};
 use crate::texts::slots;
+use ratelab_sim::share::{parse, MAX_PLAYGROUND_LANES};
 
 fn number(run: &StepRun, name: &str) -> u64 {
     run.fact(name)
@@ -305,7 +305,7 @@ fn every_step_plays_to_a_moment_inside_its_run() {
             let config = s
                 .config()
                 .unwrap_or_else(|e| panic!("{} step {i}: {e}", l.id));
-            let end = crate::timeline::Timeline::from_config(&config)
+            let end = ratelab_sim::Timeline::from_config(&config)
                 .unwrap_or_else(|e| panic!("{} step {i}: {e}", l.id))
                 .end();
             let clocks = s.facts.iter().filter_map(|f| match f.query {

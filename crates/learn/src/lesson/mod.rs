@@ -10,7 +10,7 @@
 //! hold no digit outside a slot).
 //!
 //! ```
-//! use ratelab_sim::lesson::{lesson, Lang};
+//! use ratelab_learn::lesson::{lesson, Lang};
 //!
 //! let edge = lesson("edge").unwrap().run(Lang::En).unwrap();
 //! let first = &edge.steps[0];
@@ -30,17 +30,17 @@ mod query;
 use ratelab_core::Algorithm;
 use serde::Serialize;
 
-use crate::config::{Config, LaneSpec};
-use crate::error::SimError;
 use crate::judge::Judged;
-use crate::run::{run, Report};
-use crate::scenario::ScenarioId;
-use crate::share::{normalise_ids, Link, Setup, View};
-use crate::stream::Stream;
 pub use crate::texts::Lang;
 use crate::texts::{render, Texts};
 pub use catalog::LESSONS;
 pub use query::{fact, Fact, FactValue, Query};
+use ratelab_sim::scenario::ScenarioId;
+use ratelab_sim::share::{normalise_ids, Link, Setup, View};
+use ratelab_sim::SimError;
+use ratelab_sim::Stream;
+use ratelab_sim::{run, Report};
+use ratelab_sim::{Config, LaneSpec};
 
 /// Where a lesson comes from, for grouping them on the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -129,7 +129,7 @@ impl LaneDef {
 pub struct Step {
     /// The scenario it opens.
     pub scenario: ScenarioId,
-    /// The lanes, in order (3 to [`crate::share::MAX_PLAYGROUND_LANES`]).
+    /// The lanes, in order (3 to [`ratelab_sim::share::MAX_PLAYGROUND_LANES`]).
     pub lanes: &'static [LaneDef],
     /// Requests already sent (the `manual` scenario only), in ms.
     pub requests: &'static [u64],

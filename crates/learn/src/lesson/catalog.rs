@@ -1,13 +1,13 @@
 //! Every lesson: its scenario, lanes, moments and the facts its texts state.
 //!
-//! Request indexes refer to the scenario's stream (listed in `crate::scenario`);
+//! Request indexes refer to the scenario's stream (listed in `ratelab_sim::scenario`);
 //! the tests run every lesson, so a wrong index fails there, not on the page.
 
 use ratelab_core::Algorithm::{self, *};
 
 use super::query::{fact, Fact, Query::*};
 use super::{Group, LaneDef, Lesson, Step};
-use crate::scenario::ScenarioId;
+use ratelab_sim::scenario::ScenarioId;
 
 const fn l(a: Algorithm) -> LaneDef {
     LaneDef::new(a, 5, 10_000)

@@ -6,7 +6,7 @@
 //! the language files under `choose.`.
 //!
 //! ```
-//! use ratelab_sim::chooser::{question, Next, START};
+//! use ratelab_learn::chooser::{question, Next, START};
 //!
 //! let q = question(START).unwrap();
 //! // "Must you never exceed N in any window W, with N small?" Yes: the sliding log.
@@ -18,7 +18,7 @@
 use ratelab_core::Algorithm::{self, *};
 
 use crate::lesson::lesson;
-use crate::share::Link;
+use ratelab_sim::share::Link;
 
 /// A question of the flowchart.
 #[derive(Clone, Copy, Debug)]

@@ -11,7 +11,7 @@
 //! passed). Both limiters see the same arrivals but the exact count follows the
 //! counter's own admissions, so one mistake does not change what is judged next.
 //!
-//! This differs from [`crate::sweep`], which runs an independent sliding log next to
+//! This differs from [`ratelab_sim::sweep`], which runs an independent sliding log next to
 //! the counter: there, each limiter follows its own history, so after the first
 //! disagreement they judge different states. Both tables are useful; the page labels
 //! them "judged on its own history" and "side by side with a sliding log".
@@ -31,8 +31,8 @@ use std::collections::VecDeque;
 use ratelab_core::{Frac, Limiter, Rate, SlidingWindowCounter, Snapshot};
 use serde::Serialize;
 
-use crate::error::SimError;
-use crate::sweep::{load_label, SweepSpec};
+use ratelab_sim::sweep::{load_label, SweepSpec};
+use ratelab_sim::SimError;
 
 /// One load level of the judged sweep.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -98,7 +98,7 @@ pub struct Judged {
 }
 
 /// Runs the judged sweep over `spec`'s levels and clients (the same arrivals as
-/// [`crate::sweep()`]).
+/// [`ratelab_sim::sweep()`]).
 pub fn judge(spec: &SweepSpec) -> Result<Judged, SimError> {
     let rate = Rate::new(spec.limit, spec.period_ms).map_err(|e| SimError::param("", &e))?;
     let proto = SlidingWindowCounter::new(rate).map_err(|e| SimError::param("", &e))?;

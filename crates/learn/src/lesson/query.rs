@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 use ratelab_core::{Amount, AnyLimiter, Frac, Keyed, Limiter, Ms, Snapshot, Value};
 use serde::{Serialize, Serializer};
 
-use crate::config::Config;
 use crate::judge::Judged;
-use crate::run::{LaneReport, Report};
 use crate::texts::Lang;
+use ratelab_sim::Config;
+use ratelab_sim::{LaneReport, Report};
 
 /// A named number in a lesson's texts: `{name}` is replaced by the answer to `query`.
 #[derive(Clone, Copy, Debug)]
@@ -302,7 +302,7 @@ impl<'a> Context<'a> {
             .ok_or_else(|| format!("no judged level {i}"))
     }
 
-    fn sweep_row(&self, i: usize) -> Result<&'a crate::sweep::SweepRow, String> {
+    fn sweep_row(&self, i: usize) -> Result<&'a ratelab_sim::sweep::SweepRow, String> {
         self.report
             .sweep
             .as_ref()

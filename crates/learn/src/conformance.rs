@@ -12,7 +12,7 @@
 //!
 //! ```
 //! use ratelab_core::{Algorithm, AnyLimiter, Limiter, Params};
-//! use ratelab_sim::conformance::{retries, Rounding};
+//! use ratelab_learn::conformance::{retries, Rounding};
 //!
 //! // The golden stream's token bucket at 10.4 s: 0.7 tokens, one more in 0.6 s.
 //! let mut tb = AnyLimiter::new(Algorithm::TokenBucket, &Params::new(5, 10_000))?;
@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn rounding_up_always_gets_through_on_the_golden_stream() {
-        let stream = crate::scenario::GOLDEN_TIMES;
+        let stream = ratelab_sim::scenario::GOLDEN_TIMES;
         for a in Algorithm::ALL {
             let mut l = AnyLimiter::new(a, &Params::new(5, 10_000)).unwrap();
             for &t in &stream {

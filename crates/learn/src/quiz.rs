@@ -6,8 +6,8 @@
 //! in any 60 s stays at the limit, and so on.
 //!
 //! ```
-//! use ratelab_sim::quiz::quiz;
-//! use ratelab_sim::texts::Lang;
+//! use ratelab_learn::quiz::quiz;
+//! use ratelab_learn::texts::Lang;
 //!
 //! let q = quiz(Lang::En).unwrap();
 //! assert_eq!(q[0].choices[q[0].correct], "10");
@@ -17,13 +17,13 @@
 use ratelab_core::{Algorithm, Limiter};
 use serde::Serialize;
 
-use crate::config::{Config, LaneSpec};
-use crate::error::SimError;
 use crate::lesson::FactValue;
-use crate::run::run;
-use crate::scenario::lab_e;
-use crate::stream::{Request, Stream};
 use crate::texts::{render, Lang, Texts};
+use ratelab_sim::run;
+use ratelab_sim::scenario::lab_e;
+use ratelab_sim::SimError;
+use ratelab_sim::{Config, LaneSpec};
+use ratelab_sim::{Request, Stream};
 
 /// A question with its choices and the engine's answer.
 #[derive(Clone, Debug, Serialize)]

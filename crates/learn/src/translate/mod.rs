@@ -2,7 +2,7 @@
 //! that decides the same way, or go back from a lane to each tool's config.
 //!
 //! ```
-//! use ratelab_sim::translate::{translate, Tool};
+//! use ratelab_learn::translate::{translate, Tool};
 //!
 //! let t = translate("limit_req_zone $binary_remote_addr zone=api:10m rate=10r/s;\n\
 //!                    limit_req zone=api burst=5 nodelay;").unwrap();
@@ -39,8 +39,8 @@ use core::fmt;
 use ratelab_core::Limiter;
 use serde::{Serialize, Serializer};
 
-use crate::config::LaneSpec;
 use crate::texts::{render, Lang, Texts};
+use ratelab_sim::LaneSpec;
 
 pub use write::{export, Export, Fit};
 
@@ -173,7 +173,7 @@ impl Translation {
         #[derive(Serialize)]
         struct Out<'a> {
             tool: Tool,
-            limiter: crate::json::LimiterOut<'a>,
+            limiter: ratelab_sim::LimiterOut<'a>,
             cost: u32,
             exact: bool,
             at_once: AtOnce,
