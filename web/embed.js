@@ -4,12 +4,12 @@
 // embed-resize.js on the parent page turns into the iframe's height; sent when it
 // changes and whenever the parent asks ({type: 'ratelab:height?'}: a parent whose
 // script started after the frame had posted missed that message).
-import { load } from './ratelab.js';
+import { start } from './ratelab.js';
 
 const host = document.getElementById('embed');
 const options = Object.fromEntries(new URLSearchParams(location.search));
 
-load()
+start()
   .then(({ mount }) => {
     host.textContent = '';
     window.ratelabPlayground = mount(host, options);

@@ -1,8 +1,8 @@
 // The playground page: loading the wasm runs its start function, which mounts the
 // app into <main id="ratelab"> with the setup from the URL.
-import { load } from './ratelab.js';
+import { start } from './ratelab.js';
 
-load().catch((e) => {
+start().catch((e) => {
   const main = document.getElementById('ratelab');
   if (main) main.textContent = `ratelab could not start: ${e}`;
 });

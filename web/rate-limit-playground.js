@@ -10,7 +10,7 @@
 // resets what the page would pass down (direction, text-transform, spacing...).
 // Several elements on a page keep separate state. Keys work while an element has
 // focus, and the ones it handles stop there; an element never writes the URL.
-import { load } from './ratelab.js';
+import { start } from './ratelab.js';
 
 const STYLESHEET = new URL('./style.css', import.meta.url).href;
 
@@ -27,7 +27,7 @@ export class RateLimitPlayground extends HTMLElement {
     this._host = host;
     const options = {};
     for (const attr of this.attributes) options[attr.name] = attr.value;
-    load()
+    start()
       .then(({ mount }) => {
         if (this._host === host) this._playground = mount(host, options);
       })

@@ -203,5 +203,15 @@ export interface Ratelab {
   mount(element: HTMLElement, options?: MountOptions): Playground;
 }
 
-/** Loads the wasm once per page and resolves to the API. */
+/**
+ * Loads the wasm once per page and the API's runs (their chunk, `split_api.wasm`),
+ * and resolves to the API. Rejects with one line if a file cannot be fetched; a
+ * later call tries again.
+ */
 export function load(): Promise<Ratelab>;
+
+/**
+ * Loads the wasm once per page and resolves to `{ mount }` alone, without the
+ * API's runs: what a page that only shows playgrounds needs.
+ */
+export function start(): Promise<Pick<Ratelab, 'mount'>>;

@@ -1,14 +1,15 @@
 // The one loader every page shares: instantiates the wasm once (however many
 // playgrounds, elements and API calls a page has) and hands out the API.
 // Relative to this file, so a docs site can serve dist/ from any folder.
-import init, { simulate, simulateJson, scenarios, mount, setWorker } from './ratelab-web.js';
+import init, { simulate, simulateJson, scenarios, mount, setWorker, loadApi } from './ratelab-web.js';
 
 const STYLESHEET = new URL('./style.css', import.meta.url).href;
 const WORKER = new URL('./worker.js', import.meta.url).href;
 /** The longest text `simulateJson` takes (crates/web/src/api.rs, `MAX_TEXT`). */
 const MAX_TEXT = 2 ** 28;
 
-let ready;
+let started;
+let loaded;
 
 /**
  * `mount`, plus the stylesheet: linked once into the document (or the shadow
@@ -151,15 +152,36 @@ function asyncApi(module) {
   };
 }
 
-/**
- * Resolves to `{ simulate, simulateJson, simulateAsync, simulateJsonAsync,
- * scenarios, mount }` once the wasm is running.
- */
-export function load() {
-  ready ??= compile(new URL('./ratelab-web_bg.wasm', import.meta.url)).then(async (module) => {
+/** The wasm running (once per page); resolves to the compiled module. */
+function boot() {
+  started ??= compile(new URL('./ratelab-web_bg.wasm', import.meta.url)).then(async (module) => {
     await init({ module_or_path: module });
     setWorker(WORKER, module);
+    return module;
+  });
+  return started;
+}
+
+/**
+ * Resolves to `{ mount }` once the wasm is running: what the page, the element and
+ * the iframe need. The API's runs are not fetched (they are a chunk, see `load`).
+ */
+export function start() {
+  return boot().then(() => ({ mount: mountStyled }));
+}
+
+/**
+ * Resolves to `{ simulate, simulateJson, simulateAsync, simulateJsonAsync,
+ * scenarios, mount }` once the wasm is running and the API's chunk is here.
+ */
+export function load() {
+  loaded ??= boot().then(async (module) => {
+    await loadApi();
     return { simulate, simulateJson, ...asyncApi(module), scenarios, mount: mountStyled };
   });
-  return ready;
+  // A chunk that could not be fetched is asked for again by the next call.
+  loaded.catch(() => {
+    loaded = undefined;
+  });
+  return loaded;
 }

@@ -10,7 +10,7 @@
 //   with `{ id, value }` or `{ id, error: { name, message } }`. The same exported
 //   function as the synchronous call runs on the clone, so results and messages are
 //   the synchronous call's.
-import init, { simulate, simulateJson, sweepRows, readImport } from './ratelab-web.js';
+import init, { simulate, simulateJson, sweepRows, readImport, loadApi } from './ratelab-web.js';
 
 let ready;
 
@@ -29,8 +29,15 @@ self.onmessage = async ({ data }) => {
       const [read, head] = readImport(data.read);
       self.postMessage({ read, head }, [read.buffer]);
     } else if (id === undefined) {
-      self.postMessage({ rows: sweepRows(data.seed) });
+      self.postMessage({ rows: await sweepRows(data.seed) });
     } else {
+      try {
+        await loadApi();
+      } catch {
+        // The API's chunk could not be fetched here: the page runs the call.
+        self.postMessage({ id, unavailable: true });
+        return;
+      }
       const value = data.call === 'simulateJson' ? simulateJson(data.arg) : simulate(data.arg);
       self.postMessage({ id, value });
     }

@@ -19,16 +19,17 @@ const FIRST_LOAD = new Set([
   'style.css',
 ]);
 
-/** An init script: the moment (performance.now) the first lane's marks appear. */
+/** An init script: the moment (performance.now) the first lane's marks appear,
+ * looked for at every frame (a document's observer does not see into the
+ * element's shadow root). */
 function recordFirstLane() {
-  new MutationObserver((_, observer) => {
+  const look = () => {
     const lane = document.querySelector('.lane svg') ??
       [...document.querySelectorAll('rate-limit-playground')].map((e) => e.shadowRoot?.querySelector('.lane svg')).find(Boolean);
-    if (lane && window.__firstLane === undefined) {
-      window.__firstLane = performance.now();
-      observer.disconnect();
-    }
-  }).observe(document, { childList: true, subtree: true });
+    if (lane) window.__firstLane = performance.now();
+    else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
 }
 
 /** The page's resources (file names) started before its first lane, and after. */

@@ -74,7 +74,9 @@ test('the docs page: two elements, an iframe and the API under a strict CSP', as
   // theme=dark in the second frame's URL.
   assert.equal(await golden.locator('.ratelab').getAttribute('data-theme'), 'dark');
 
-  // The API filled the table and caught the bad config.
+  // The API filled the table (once scrolled to: its chunk is fetched then) and
+  // caught the bad config.
+  await page.locator('#api-table').scrollIntoViewIfNeeded();
   await page.locator('#api-table tbody tr').nth(2).waitFor();
   const first = await page.locator('#api-table tbody tr').first().locator('td').allTextContents();
   assert.deepEqual(first, ['fixed_window', '✓✓✓✓✓✗✓✓✓✓✓✗', '10', '9']);

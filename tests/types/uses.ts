@@ -1,9 +1,11 @@
 // Must compile under tsc --strict: the uses in README.md and docs/embedding.md of the API and the element.
-import { load, type MountOptions, type SimulateReport } from '../../web/ratelab.js';
+import { load, start, type MountOptions, type SimulateReport } from '../../web/ratelab.js';
 import '../../web/rate-limit-playground.js';
 
 async function main(): Promise<void> {
   const ratelab = await load();
+  const { mount } = await start();
+  mount(document.createElement('div'), { scenario: 'lab-c' });
   const report: SimulateReport = ratelab.simulate({
     requests: [0, 100, { t: 200, key: 'a', cost: 2 }],
     limiters: [{ algorithm: 'gcra', limit: 5, period_ms: 1000 }, { algorithm: 'token_bucket' }],

@@ -42,19 +42,23 @@ pub const FIRST_LOAD: &[&str] = &[
 /// (`crates/web/src/view/chunks.rs`). History: 480 KB for the one module every
 /// visitor downloaded (476 KB, issue 27); 440 KB when the lessons, the trace,
 /// lab D's sweep and the service view became chunks (435.2 KB, the service view
-/// now in the same page).
-pub const BUNDLE_BUDGET_GZIP: u64 = 440_000;
+/// now in the same page); 410 KB when the JS API's runs became a chunk (405 KB).
+pub const BUNDLE_BUDGET_GZIP: u64 = 410_000;
 
 /// Each piece fetched on demand and its own gzipped budget, in bytes: a split
 /// point's chunk (`split_NAME.wasm`, named by `#[wasm_split(NAME)]`), and the
 /// chunks code shared by several of them (`chunk_N.wasm`, together). A split point
-/// without a budget here fails the size step.
+/// without a budget here fails the size step. The shared chunks' budget went from
+/// 12 to 30 KB with the API's chunk: what the API shares with the service view and
+/// the sweep (the service engine's JSON runs, the sweep) left the first module
+/// (33 KB less) for them.
 pub const CHUNK_BUDGETS: &[(&str, u64)] = &[
+    ("split_api.wasm", 23_000),
     ("split_lessons.wasm", 30_000),
     ("split_service.wasm", 60_000),
     ("split_sweep.wasm", 13_000),
     ("split_trace.wasm", 14_000),
-    (SHARED_CHUNKS, 12_000),
+    (SHARED_CHUNKS, 30_000),
 ];
 
 /// The name the size step gives the shared chunks.

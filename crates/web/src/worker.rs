@@ -64,9 +64,18 @@ const ROW_FIELDS: usize = 6;
 /// In the worker: lab D's sweep for `seed`, each row as
 /// `[load_permille, requests, baseline_allowed, candidate_allowed, wrong_allows,
 /// wrong_blocks]` (every count is below 2^53, so a JS number holds it exactly).
+/// The sweep itself is in the `sweep` chunk ([`crate::view::chunks::sweep_rows`]),
+/// fetched by the worker the first time.
 #[wasm_bindgen(js_name = sweepRows, skip_typescript)]
-pub fn sweep_rows(seed: f64) -> Result<Array, JsError> {
-    let s = sweep(&SweepSpec::lab_d(seed_of(seed))).map_err(|e| JsError::new(&e.to_string()))?;
+pub async fn sweep_rows(seed: f64) -> Result<Array, JsError> {
+    crate::view::chunks::sweep_rows(seed)
+        .await
+        .map_err(|e| JsError::new(&e.0))
+}
+
+/// Lab D's sweep for `seed` as [`sweep_rows`] sends it.
+pub(crate) fn rows(seed: f64) -> Result<Array, String> {
+    let s = sweep(&SweepSpec::lab_d(seed_of(seed))).map_err(|e| e.to_string())?;
     Ok(s.rows
         .iter()
         .map(|r| {

@@ -491,7 +491,7 @@ fn bad_configs_throw_the_command_lines_messages() {
 
 #[wasm_bindgen_test]
 fn scenarios_lists_the_registry() {
-    let list: js_sys::Array = scenarios().unchecked_into();
+    let list: js_sys::Array = scenarios().unwrap().unchecked_into();
     assert_eq!(list.length() as usize, ratelab_sim::SCENARIOS.len());
     let first = list.get(0);
     let id = js_sys::Reflect::get(&first, &"id".into()).unwrap();

@@ -71,6 +71,38 @@ chunk! {
     knobs in service: super::service::knobs::Knobs()
 }
 
+/// The JS API's runs (`crate::api`'s `convert`), fetched by `load()`: function
+/// pointers into the chunk, called synchronously once it is here.
+#[cfg(feature = "split")]
+#[wasm_split(api, fallible)]
+pub fn api() -> Result<crate::api::Calls, NotLoaded> {
+    Ok(crate::api::CALLS)
+}
+
+/// A run in a chunk that failed: its message, or that the chunk could not be
+/// fetched.
+pub struct Failed(pub String);
+
+#[cfg(feature = "split")]
+impl From<wasm_split_helpers::SplitLoaderError> for Failed {
+    fn from(_: wasm_split_helpers::SplitLoaderError) -> Self {
+        Failed("could not fetch the sweep's chunk (split_sweep.wasm)".into())
+    }
+}
+
+/// Lab D's sweep for the worker (`crate::worker::rows`), with the sweep panel.
+#[cfg(feature = "split")]
+#[wasm_split(sweep, fallible)]
+pub fn sweep_rows(seed: f64) -> Result<js_sys::Array, Failed> {
+    crate::worker::rows(seed).map_err(Failed)
+}
+
+/// Lab D's sweep for the worker (`crate::worker::rows`).
+#[cfg(not(feature = "split"))]
+pub async fn sweep_rows(seed: f64) -> Result<js_sys::Array, Failed> {
+    crate::worker::rows(seed).map_err(Failed)
+}
+
 /// What a panel's place holds.
 enum Slot {
     /// Its chunk is on the way.

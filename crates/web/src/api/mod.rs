@@ -1,27 +1,17 @@
 //! The JavaScript API: `simulate(config)`, `simulateJson(text)`, `scenarios()` and
 //! `mount(element, options)`, exported by wasm-bindgen with TypeScript types.
 //!
-//! `simulate` takes a plain JS object in the command line's JSON format and returns
-//! the same report, computed by the same function (`simulate_value`), so results and
-//! error messages are the command line's. The object is converted with
-//! `serde-wasm-bindgen` into a JSON value ([`from_js`]), which refuses what JSON
-//! cannot hold with a path-style message (`limiters[0].limit: must be a finite
-//! number, got NaN`) and checks every size before anything is allocated: an array's
-//! length and an object's key count are read first, so `new Array(1e8)` is refused
-//! at once, never copied. The report goes back through `serde-wasm-bindgen` too.
+//! `mount` is in the first module (the page and the element need it); the runs are
+//! in the `api` chunk ([`convert`]), which `load()` fetches before it resolves, so
+//! a page that only shows playgrounds never downloads them.
 //!
 //! An argument of the wrong type (`simulateJson(12345)`, a `Symbol`, no element
 //! for `mount`) throws a `TypeError` naming the argument; nothing here can trap the
 //! module on input.
 
-use std::cell::Cell;
-
 use js_sys::JsString;
 use leptos::prelude::*;
-use ratelab_sim::{MAX_LANES, MAX_REQUESTS};
-use serde::de::{self, DeserializeSeed, Deserializer as _, MapAccess, SeqAccess, Visitor};
-use serde::Serialize as _;
-use serde_json::{Map, Number, Value};
+use serde::de::{self, MapAccess, Visitor};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -237,40 +227,18 @@ export interface ScenarioInfo {
 }
 "#;
 
-/// How deep a config may nest (a cycle would otherwise never end).
-const MAX_DEPTH: u32 = 32;
-/// The most values (numbers, strings, arrays, objects) a config may hold: the
-/// largest stream as objects of three fields, and room for the rest.
-const MAX_VALUES: usize = 4 * MAX_REQUESTS + 100_000;
-/// The most keys of one object (the format's objects have at most a dozen).
-const MAX_KEYS: usize = 1_000;
+mod convert;
+
+pub use convert::{from_js, Calls, CALLS};
+
 /// The longest string in a config or in `mount`'s options, in UTF-16 units (ids
 /// and keys are at most 64 characters; a link's requests at most 10 000 times).
-const MAX_STRING: u32 = 1 << 20;
-/// The longest text `simulateJson` takes, in UTF-16 units: more than the largest
-/// stream written as objects needs.
-const MAX_TEXT: u32 = 1 << 28;
+pub(crate) const MAX_STRING: u32 = 1 << 20;
 /// The most options `mount` reads.
 const MAX_OPTIONS: usize = 256;
 
-fn join(path: &str, field: &str) -> String {
-    if path.is_empty() {
-        field.to_string()
-    } else {
-        format!("{path}.{field}")
-    }
-}
-
-fn at(path: &str, message: impl std::fmt::Display) -> String {
-    if path.is_empty() {
-        message.to_string()
-    } else {
-        format!("{path}: {message}")
-    }
-}
-
 /// What a JS value is, for messages: `a number`, `a symbol`, `null`.
-fn kind(v: &JsValue) -> String {
+pub(crate) fn kind(v: &JsValue) -> String {
     if v.is_null() {
         return "null".into();
     }
@@ -286,7 +254,7 @@ fn kind(v: &JsValue) -> String {
 }
 
 /// A `TypeError` for argument `name` of `call`.
-fn type_error(call: &str, name: &str, expected: &str, got: &JsValue) -> JsValue {
+pub(crate) fn type_error(call: &str, name: &str, expected: &str, got: &JsValue) -> JsValue {
     js_sys::TypeError::new(&format!(
         "{call}: {name} must be {expected}, got {}",
         kind(got)
@@ -294,249 +262,42 @@ fn type_error(call: &str, name: &str, expected: &str, got: &JsValue) -> JsValue 
     .into()
 }
 
-/// The message of an error `serde-wasm-bindgen` carries (a JS `Error`).
-fn message(e: serde_wasm_bindgen::Error) -> String {
-    let v = JsValue::from(e);
-    js_sys::Reflect::get(&v, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string())
-        .unwrap_or_else(|| format!("{v:?}"))
+#[cfg(feature = "split")]
+thread_local! {
+    /// The API's calls once `load()` has fetched them ([`load_api`]).
+    static LOADED: std::cell::Cell<Option<convert::Calls>> = const { std::cell::Cell::new(None) };
 }
 
-/// One conversion: how many values may still be read.
-struct Walk {
-    left: Cell<usize>,
+/// The API's calls: fetched by [`load_api`] (in the `api` chunk), or an error
+/// that says to wait for `load()`.
+#[cfg(feature = "split")]
+fn calls() -> Result<convert::Calls, JsValue> {
+    LOADED.with(|c| c.get()).ok_or_else(|| {
+        JsError::new("ratelab: the API is not loaded: call it on what load() resolves to").into()
+    })
 }
 
-impl Walk {
-    /// Reserves `n` values, refusing before they are read.
-    fn take(&self, n: usize, path: &str) -> Result<(), String> {
-        let left = self.left.get();
-        if n > left {
-            return Err(at(
-                path,
-                format_args!("the input is too large (more than {MAX_VALUES} values in all)"),
-            ));
-        }
-        self.left.set(left - n);
-        Ok(())
-    }
+/// Without split points (natively, in the wasm tests) the calls are here.
+#[cfg(not(feature = "split"))]
+fn calls() -> Result<convert::Calls, JsValue> {
+    Ok(convert::CALLS)
 }
 
-/// A value at `path`; `None` for `undefined` (a property that is not there, as
-/// `JSON.stringify` sees it).
-struct Node<'a> {
-    walk: &'a Walk,
-    path: String,
-    depth: u32,
-}
-
-impl Node<'_> {
-    fn convert(self, raw: JsValue) -> Result<Option<Value>, String> {
-        let path = self.path.as_str();
-        if raw.is_undefined() {
-            return Ok(None);
+/// Fetches the `api` chunk (the calls below); `load()` waits for it before it
+/// resolves. Rejects with one line if the chunk cannot be fetched. Not part of
+/// the documented API.
+#[wasm_bindgen(js_name = loadApi, skip_typescript)]
+pub async fn load_api() -> Result<(), JsValue> {
+    #[cfg(feature = "split")]
+    {
+        if LOADED.with(|c| c.get()).is_none() {
+            let calls = crate::view::chunks::api().await.map_err(|_| {
+                JsError::new("ratelab: could not fetch the API's chunk (split_api.wasm next to ratelab-web.js)")
+            })?;
+            LOADED.with(|c| c.set(Some(calls)));
         }
-        if self.depth > MAX_DEPTH {
-            return Err(at(
-                path,
-                format_args!("nested too deeply (at most {MAX_DEPTH} levels)"),
-            ));
-        }
-        if let Some(s) = raw.dyn_ref::<JsString>() {
-            if s.length() > MAX_STRING {
-                return Err(at(
-                    path,
-                    format_args!(
-                        "a string of {} characters is too long (at most {MAX_STRING})",
-                        s.length()
-                    ),
-                ));
-            }
-        }
-        if raw.is_bigint() {
-            let text = js_sys::BigInt::from(raw)
-                .to_string(10)
-                .ok()
-                .and_then(|s| s.as_string())
-                .unwrap_or_default();
-            return match (text.parse::<u64>(), text.parse::<i64>()) {
-                (Ok(u), _) => Ok(Some(Value::Number(u.into()))),
-                (_, Ok(i)) => Ok(Some(Value::Number(i.into()))),
-                _ => Err(at(path, format_args!("{text} is too large"))),
-            };
-        }
-        if raw.is_symbol() || raw.is_function() {
-            return Err(at(
-                path,
-                format_args!("must be a JSON value, got {}", kind(&raw)),
-            ));
-        }
-        serde_wasm_bindgen::Deserializer::from(raw)
-            .deserialize_any(self)
-            .map(Some)
-            .map_err(message)
     }
-}
-
-impl<'de> DeserializeSeed<'de> for Node<'_> {
-    type Value = Option<Value>;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        let raw: JsValue = serde_wasm_bindgen::preserve::deserialize(d)?;
-        self.convert(raw).map_err(de::Error::custom)
-    }
-}
-
-impl<'de> Visitor<'de> for Node<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
-        Ok(Value::Bool(b))
-    }
-
-    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Value, E> {
-        Ok(Value::Number(n.into()))
-    }
-
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Value, E> {
-        Ok(Value::Number(n.into()))
-    }
-
-    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Value, E> {
-        number(x, &self.path).map_err(E::custom)
-    }
-
-    fn visit_string<E: de::Error>(self, s: String) -> Result<Value, E> {
-        Ok(Value::String(s))
-    }
-
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::String(s.to_string()))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let path = self.path.as_str();
-        // An array's length is known before any element is read: a hostile one is
-        // refused before it costs anything. The two long lists of the format get
-        // the engine's own message.
-        let n = seq.size_hint().unwrap_or(0);
-        let too_many = match path {
-            "requests" if n > MAX_REQUESTS => {
-                Some(format!("{n} requests is too many (at most {MAX_REQUESTS})"))
-            }
-            "limiters" if n > MAX_LANES => {
-                Some(format!("{n} limiters is too many (at most {MAX_LANES})"))
-            }
-            _ => None,
-        };
-        if let Some(m) = too_many {
-            return Err(de::Error::custom(at(path, m)));
-        }
-        self.walk.take(n, path).map_err(de::Error::custom)?;
-        let mut out = Vec::new();
-        loop {
-            // Counted as they come too: an iterable may not say its length.
-            if out.len() >= n {
-                self.walk.take(1, path).map_err(de::Error::custom)?;
-            }
-            let item = Node {
-                walk: self.walk,
-                path: format!("{path}[{}]", out.len()),
-                depth: self.depth + 1,
-            };
-            match seq.next_element_seed(item)? {
-                // As JSON.stringify: a hole or `undefined` in an array is null.
-                Some(v) => out.push(v.unwrap_or(Value::Null)),
-                None => break,
-            }
-        }
-        Ok(Value::Array(out))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let path = self.path.as_str();
-        let n = map.size_hint().unwrap_or(0);
-        if n > MAX_KEYS {
-            return Err(de::Error::custom(at(
-                path,
-                format_args!("an object with {n} keys is too large (at most {MAX_KEYS})"),
-            )));
-        }
-        self.walk.take(n, path).map_err(de::Error::custom)?;
-        let mut out = Map::new();
-        let mut read = 0;
-        while let Some(key) = map.next_key::<String>()? {
-            read += 1;
-            if read > n {
-                self.walk.take(1, path).map_err(de::Error::custom)?;
-            }
-            if read > MAX_KEYS {
-                return Err(de::Error::custom(at(
-                    path,
-                    format_args!("an object with more than {MAX_KEYS} keys is too large"),
-                )));
-            }
-            let item = Node {
-                walk: self.walk,
-                path: join(path, &key),
-                depth: self.depth + 1,
-            };
-            // As JSON.stringify: an `undefined` property is no property.
-            if let Some(v) = map.next_value_seed(item)? {
-                out.insert(key, v);
-            }
-        }
-        Ok(Value::Object(out))
-    }
-}
-
-/// A JS number as JSON: integers exactly (so `5` is the command line's `5`), others
-/// as floats (which the engine refuses where it wants an integer, with its own
-/// message). JSON has no NaN or Infinity: refused here, with the path.
-fn number(x: f64, path: &str) -> Result<Value, String> {
-    if x.is_nan() || x.is_infinite() {
-        let shown = if x.is_nan() {
-            "NaN"
-        } else if x > 0.0 {
-            "Infinity"
-        } else {
-            "-Infinity"
-        };
-        return Err(at(
-            path,
-            format_args!("must be a finite number, got {shown}"),
-        ));
-    }
-    const TWO_64: f64 = 18_446_744_073_709_551_616.0;
-    if x.fract() == 0.0 && (0.0..TWO_64).contains(&x) {
-        return Ok(Value::Number((x as u64).into()));
-    }
-    if x.fract() == 0.0 && (-(TWO_64 / 2.0)..0.0).contains(&x) {
-        return Ok(Value::Number((x as i64).into()));
-    }
-    Ok(Number::from_f64(x).map_or(Value::Null, Value::Number))
-}
-
-/// A JS value as JSON (see the module docs), or a one-line message.
-pub fn from_js(v: JsValue) -> Result<Value, String> {
-    let walk = Walk {
-        left: Cell::new(MAX_VALUES),
-    };
-    let node = Node {
-        walk: &walk,
-        path: String::new(),
-        depth: 0,
-    };
-    Ok(node.convert(v)?.unwrap_or(Value::Null))
+    Ok(())
 }
 
 /// Runs a config (the command line's JSON format, as a JS object) and returns the
@@ -546,19 +307,7 @@ pub fn from_js(v: JsValue) -> Result<Value, String> {
 pub fn simulate(
     #[wasm_bindgen(unchecked_param_type = "SimulateConfig")] config: JsValue,
 ) -> Result<JsValue, JsValue> {
-    if !config.is_object() || js_sys::Array::is_array(&config) {
-        return Err(type_error(
-            "simulate(config)",
-            "config",
-            "an object",
-            &config,
-        ));
-    }
-    let value = from_js(config).map_err(|e| JsError::new(&e))?;
-    let report = ratelab_sim::simulate_value(&value).map_err(|e| JsError::new(&e))?;
-    report
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&message(e)).into())
+    (calls()?.simulate)(config)
 }
 
 /// The same from JSON text to JSON text (exactly `ratelab simulate`'s output).
@@ -567,25 +316,13 @@ pub fn simulate(
 pub fn simulate_json(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<String, JsValue> {
-    let Some(s) = text.dyn_ref::<JsString>() else {
-        return Err(type_error("simulateJson(text)", "text", "a string", &text));
-    };
-    if s.length() > MAX_TEXT {
-        return Err(JsError::new(&format!(
-            "the input is too large ({} characters, at most {MAX_TEXT})",
-            s.length()
-        ))
-        .into());
-    }
-    let text = String::from(s);
-    ratelab_sim::simulate_json(&text).map_err(|e| JsError::new(&e).into())
+    (calls()?.simulate_json)(text)
 }
 
 /// The scenario registry (as `ratelab scenarios --json`).
 #[wasm_bindgen(unchecked_return_type = "ScenarioInfo[]")]
-pub fn scenarios() -> JsValue {
-    // Our own JSON text, parsed by the browser: the same bytes as the command line.
-    js_sys::JSON::parse(&ratelab_sim::scenarios_json()).unwrap_or(JsValue::NULL)
+pub fn scenarios() -> Result<JsValue, JsValue> {
+    Ok((calls()?.scenarios)())
 }
 
 /// A mounted playground; `unmount()` removes it. The handle is not what keeps
