@@ -204,7 +204,7 @@ test('mount(): clear errors for bad elements, and a valid mount afterwards', asy
   assert.deepEqual(result.errors, [
     'TypeError: mount(element, options): element must be an HTML element, got null',
     'TypeError: mount(element, options): element must be an HTML element, got an object',
-    'TypeError: mount(element, options): element must be an HTML element, got an object',
+    'TypeError: mount(element, options): element must be an HTML element, got a node that is not an element',
     'Error: mount(element, options): element is not in the document; insert it first',
     'TypeError: mount(element, options): options must be an object, got a number',
     'Error: mount(element, options): element already holds a playground; unmount() it first',

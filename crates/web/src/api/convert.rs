@@ -81,6 +81,9 @@ fn message(e: serde_wasm_bindgen::Error) -> String {
 /// One conversion: how many values may still be read.
 struct Walk {
     left: Cell<usize>,
+    /// The objects and arrays being read, outermost first: one met again is a
+    /// cycle, which JSON cannot hold.
+    open: std::cell::RefCell<Vec<JsValue>>,
 }
 
 impl Walk {
@@ -147,10 +150,34 @@ impl Node<'_> {
                 format_args!("must be a JSON value, got {}", kind(&raw)),
             ));
         }
-        serde_wasm_bindgen::Deserializer::from(raw)
+        if raw.has_type::<js_sys::Date>() {
+            return Err(at(
+                path,
+                "must be a number of ms, got a Date (give getTime() minus your start)",
+            ));
+        }
+        // An object or array met again inside itself is a cycle.
+        let walk = self.walk;
+        let object = raw.is_object();
+        if object {
+            if walk
+                .open
+                .borrow()
+                .iter()
+                .any(|o| js_sys::Object::is(o, &raw))
+            {
+                return Err(at(path, "contains itself (a cycle: JSON cannot hold one)"));
+            }
+            walk.open.borrow_mut().push(raw.clone());
+        }
+        let got = serde_wasm_bindgen::Deserializer::from(raw)
             .deserialize_any(self)
             .map(Some)
-            .map_err(message)
+            .map_err(message);
+        if object {
+            walk.open.borrow_mut().pop();
+        }
+        got
     }
 }
 
@@ -305,6 +332,7 @@ fn number(x: f64, path: &str) -> Result<Value, String> {
 pub fn from_js(v: JsValue) -> Result<Value, String> {
     let walk = Walk {
         left: Cell::new(MAX_VALUES),
+        open: Default::default(),
     };
     let node = Node {
         walk: &walk,

@@ -248,6 +248,9 @@ pub(crate) fn kind(v: &JsValue) -> String {
     let t = v.js_typeof().as_string().unwrap_or_default();
     match t.as_str() {
         "undefined" => t,
+        // A text node, a comment: not "an object", what it is.
+        "object" if v.has_type::<web_sys::Node>() => "a node that is not an element".into(),
+        "object" if v.has_type::<js_sys::Date>() => "a Date".into(),
         "object" => "an object".into(),
         _ => format!("a {t}"),
     }

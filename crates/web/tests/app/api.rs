@@ -56,6 +56,17 @@ fn wrong_argument_types_throw_a_type_error_naming_the_argument() {
         message,
         "mount(element, options): element must be an HTML element, got a number"
     );
+    // A text node is said as what it is, not "an object".
+    let (name, message) = thrown(
+        mount(js("document.createTextNode('x')"), JsValue::UNDEFINED)
+            .err()
+            .unwrap(),
+    );
+    assert_eq!(name, "TypeError");
+    assert_eq!(
+        message,
+        "mount(element, options): element must be an HTML element, got a node that is not an element"
+    );
     let (_, message) = thrown(mount(fresh_root().into(), js("5")).err().unwrap());
     assert_eq!(
         message,
@@ -111,12 +122,28 @@ fn values_json_cannot_hold_are_refused_with_their_path() {
         error_of("{requests: [0, Symbol()], limiters: []}"),
         "requests[1]: must be a JSON value, got a symbol"
     );
+    // A cycle is named where it closes, not as 33 levels of the same name.
     assert_eq!(
         error_of("(() => { const a = {}; a.self = a; return a; })()"),
-        format!(
-            "{}: nested too deeply (at most 32 levels)",
-            ["self"; 33].join(".")
-        )
+        "self: contains itself (a cycle: JSON cannot hold one)"
+    );
+    assert_eq!(
+        error_of("(() => { const l = [{algorithm: 'gcra'}]; l[0].more = [l]; return {requests: [0], limiters: l}; })()"),
+        "limiters[0].more[0]: contains itself (a cycle: JSON cannot hold one)"
+    );
+    // The same object twice, side by side, is no cycle.
+    let twice = simulate(js(
+        "(() => { const g = {algorithm: 'gcra', limit: 1, period_ms: 1000}; const r = {t: 0}; return {requests: [r, r], limiters: [g, {...g, id: 'b'}]}; })()",
+    ));
+    assert!(twice.is_ok(), "{twice:?}");
+    // A Date as a time: what it is and what to give instead, not "required".
+    assert_eq!(
+        error_of("{requests: [new Date(0)], limiters: ['gcra']}"),
+        "requests[0]: must be a number of ms, got a Date (give getTime() minus your start)"
+    );
+    assert_eq!(
+        error_of("{requests: [{t: new Date(0)}], limiters: ['gcra']}"),
+        "requests[0].t: must be a number of ms, got a Date (give getTime() minus your start)"
     );
     // `undefined` is no property (as JSON.stringify has it); BigInts are integers.
     let ok = simulate(js(
