@@ -1,0 +1,275 @@
+//! Where the limiters' state lives: in this process's memory (the engine's keyed
+//! limiters behind a mutex) or in Redis (the Lua scripts of ratelab-scripts through
+//! ratelab-redis's client).
+
+use std::sync::Mutex;
+
+use ratelab_core::{AnyLimiter, CheckError, Decision, Headers, Keyed, Limiter, Ms, Policy};
+
+/// Keys dropped when at rest every this many checks (never changes a decision).
+const EVICT_EVERY: u64 = 4096;
+
+/// The stack's verdict on one request.
+#[derive(Clone, Debug)]
+pub(crate) struct Outcome {
+    pub allowed: bool,
+    /// How long an allowed request is held first (the leaky queue, nginx).
+    pub wait: Ms,
+    /// The response's numbers: on a refusal, the refusing limit's with the latest
+    /// `Retry-After`; when allowed, the limit with the fewest requests left.
+    pub headers: Option<Headers>,
+    /// The limits (indices into the layer's) that refused.
+    pub refused_by: Vec<usize>,
+}
+
+impl Outcome {
+    pub(crate) fn unlimited() -> Outcome {
+        Outcome {
+            allowed: true,
+            wait: Ms::ZERO,
+            headers: None,
+            refused_by: Vec::new(),
+        }
+    }
+}
+
+/// Gathers per-limit decisions into one outcome, as the service model does.
+pub(crate) struct Gather {
+    allowed: bool,
+    wait: Ms,
+    retry: Ms,
+    remaining: u64,
+    headers: Option<Headers>,
+    refused_by: Vec<usize>,
+    any: bool,
+}
+
+impl Gather {
+    pub(crate) fn new() -> Gather {
+        Gather {
+            allowed: true,
+            wait: Ms::ZERO,
+            retry: Ms::ZERO,
+            remaining: 0,
+            headers: None,
+            refused_by: Vec::new(),
+            any: false,
+        }
+    }
+
+    pub(crate) fn add(&mut self, i: usize, allowed: bool, wait: Ms, retry: Ms, h: Headers) {
+        if allowed {
+            self.wait = self.wait.max(wait);
+            if self.allowed && (!self.any || h.remaining < self.remaining) {
+                self.remaining = h.remaining;
+                self.headers = Some(h);
+            }
+        } else {
+            if self.allowed || retry > self.retry {
+                self.retry = retry;
+                self.headers = Some(h);
+            }
+            self.allowed = false;
+            self.refused_by.push(i);
+        }
+        self.any = true;
+    }
+
+    pub(crate) fn finish(self) -> Outcome {
+        Outcome {
+            allowed: self.allowed,
+            wait: if self.allowed { self.wait } else { Ms::ZERO },
+            headers: self.headers,
+            refused_by: self.refused_by,
+        }
+    }
+}
+
+/// The engine's keyed limiters, one per limit, in this process.
+pub(crate) struct Memory {
+    state: Mutex<MemoryState>,
+}
+
+struct MemoryState {
+    limits: Vec<(Keyed<AnyLimiter>, Policy)>,
+    last: u64,
+    checks: u64,
+}
+
+impl Memory {
+    pub(crate) fn new(limiters: Vec<AnyLimiter>) -> Memory {
+        Memory {
+            state: Mutex::new(MemoryState {
+                limits: limiters
+                    .into_iter()
+                    .map(|l| {
+                        let p = l.policy();
+                        (Keyed::new(l), p)
+                    })
+                    .collect(),
+                last: 0,
+                checks: 0,
+            }),
+        }
+    }
+
+    /// Decides a request of `cost` at `now` against the limits `asks` (index, key),
+    /// exactly as the service model's stacked limits: one limit checks; several are
+    /// asked first without recording, and record only if all pass.
+    pub(crate) fn decide(
+        &self,
+        now: u64,
+        asks: &[(usize, String)],
+        cost: u32,
+    ) -> Result<Outcome, CheckError> {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        // The clock may repeat or step back; the keyed store must not.
+        let now = now.max(s.last);
+        s.last = now;
+        s.checks += 1;
+        if s.checks % EVICT_EVERY == 0 {
+            for (l, _) in &mut s.limits {
+                l.evict_at_rest(now);
+            }
+        }
+        let mut g = Gather::new();
+        let one = |g: &mut Gather, i: usize, d: &Decision, p: &Policy| {
+            g.add(i, d.allowed(), d.wait(), d.retry_after(), d.headers(p));
+        };
+        match asks {
+            [] => return Ok(Outcome::unlimited()),
+            [(i, key)] => {
+                if let Some((l, p)) = s.limits.get_mut(*i) {
+                    let d = l.check(key, now, cost)?;
+                    one(&mut g, *i, &d, p);
+                }
+            }
+            many => {
+                let mut pass = true;
+                for (i, key) in many {
+                    if let Some((l, _)) = s.limits.get(*i) {
+                        pass &= l.peek(key, now, cost)?.allowed();
+                    }
+                }
+                for (i, key) in many {
+                    if let Some((l, p)) = s.limits.get_mut(*i) {
+                        let d = if pass {
+                            l.check(key, now, cost)?
+                        } else {
+                            l.peek(key, now, cost)?
+                        };
+                        one(&mut g, *i, &d, p);
+                    }
+                }
+            }
+        }
+        Ok(g.finish())
+    }
+}
+
+#[cfg(feature = "redis")]
+pub(crate) mod redis {
+    //! The Redis store: the existing synchronous client on tokio's blocking pool
+    //! (docs/decisions.md says why), one connection per layer behind a mutex,
+    //! reconnected on the next request after it fails.
+
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    use ratelab_redis::{Clock, Error, Redis, RedisLimiter};
+
+    use super::{Gather, Outcome};
+
+    pub(crate) struct RedisStore {
+        url: String,
+        timeout: Duration,
+        state: Mutex<State>,
+    }
+
+    struct State {
+        conn: Option<Redis>,
+        limiters: Vec<RedisLimiter>,
+    }
+
+    /// Why the store gave no decision.
+    pub(crate) enum Failure {
+        /// Redis is down, slow or answered an error: the outage policy answers.
+        Down(String),
+        /// The request itself is refused by the limiter (a cost it can never allow).
+        Check(String),
+    }
+
+    impl RedisStore {
+        pub(crate) fn new(url: &str, timeout: Duration, limiters: Vec<RedisLimiter>) -> RedisStore {
+            RedisStore {
+                url: url.to_string(),
+                timeout,
+                state: Mutex::new(State {
+                    conn: None,
+                    limiters,
+                }),
+            }
+        }
+
+        pub(crate) fn timeout(&self) -> Duration {
+            self.timeout
+        }
+
+        /// Checks the limits in order on the server's clock, stopping at the first
+        /// refusal (each limit is its own script call, so a limit before the one that
+        /// refused has counted the request: the scripts have no peek). Blocking:
+        /// called on tokio's blocking pool.
+        pub(crate) fn decide(
+            self: &Arc<Self>,
+            asks: &[(usize, String)],
+            cost: u32,
+            deadline: Instant,
+        ) -> Result<Outcome, Failure> {
+            let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            // A request that waited out its time behind others is not sent.
+            if Instant::now() >= deadline {
+                return Err(Failure::Down(format!(
+                    "{}: no decision within {} ms (the connection was busy)",
+                    self.url,
+                    self.timeout.as_millis()
+                )));
+            }
+            let State { conn, limiters } = &mut *s;
+            if conn.is_none() {
+                *conn = Some(
+                    Redis::connect_with(&self.url, self.timeout, self.timeout)
+                        .map_err(|e| Failure::Down(e.to_string()))?,
+                );
+            }
+            let Some(redis) = conn.as_mut() else {
+                return Err(Failure::Down(format!("{}: not connected", self.url)));
+            };
+            let mut g = Gather::new();
+            for (i, key) in asks {
+                let Some(l) = limiters.get_mut(*i) else {
+                    continue;
+                };
+                match l.check(redis, key, Clock::Server, cost) {
+                    Ok(d) => {
+                        g.add(*i, d.allowed, d.wait, d.retry_after, d.headers(&l.policy()));
+                        if !d.allowed {
+                            break;
+                        }
+                    }
+                    Err(e @ (Error::Check(_) | Error::Script(_))) => {
+                        return Err(Failure::Check(e.to_string()))
+                    }
+                    Err(e) => {
+                        // A lost or timed-out connection is not reused (a late reply
+                        // would answer the next call); a script error keeps it.
+                        if matches!(e, Error::Redis { .. }) {
+                            *conn = None;
+                        }
+                        return Err(Failure::Down(e.to_string()));
+                    }
+                }
+            }
+            Ok(g.finish())
+        }
+    }
+}
