@@ -175,14 +175,17 @@ impl RedisServer {
         })
     }
 
-    /// Kills the server and starts it again on the same port, in the same directory
-    /// and with the same options (so with `--appendonly yes` it reloads its data): a
-    /// store that goes away and comes back under clients that keep their address.
-    /// `between` runs while it is down.
-    pub fn restart(&mut self, between: impl FnOnce()) -> Result<(), String> {
+    /// Kills the server (as a crash would), keeping its port and directory for
+    /// [`RedisServer::start_again`]: a store that goes away under its clients.
+    pub fn kill(&mut self) {
         let _ = self._guard.0.kill();
         let _ = self._guard.0.wait();
-        between();
+    }
+
+    /// Starts it again on the same port, in the same directory, with the same
+    /// options (with `--appendonly yes` it reloads what it had), ready when this
+    /// returns.
+    pub fn start_again(&mut self) -> Result<(), String> {
         let binary = find_binary("redis-server")?;
         let started = Instant::now();
         // The port was ours a moment ago; a few tries cover a slow release.
