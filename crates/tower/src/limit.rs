@@ -10,6 +10,9 @@ use ratelab_sim::{LaneSpec, SimError};
 
 use crate::{BuildError, Key};
 
+/// Which requests a limit applies to.
+type Applies = Arc<dyn Fn(&Parts) -> bool + Send + Sync>;
+
 /// A limiter of the engine with its key and routes.
 ///
 /// Built from the JSON a lane uses ([`Limit::from_json`], parsed by ratelab-sim,
@@ -19,7 +22,7 @@ use crate::{BuildError, Key};
 pub struct Limit {
     pub(crate) lane: LaneSpec,
     pub(crate) key: Option<Key>,
-    pub(crate) applies: Option<Arc<dyn Fn(&Parts) -> bool + Send + Sync>>,
+    pub(crate) applies: Option<Applies>,
 }
 
 impl Limit {
