@@ -380,6 +380,9 @@ impl Shared {
                 UNAVAILABLE_BODY.to_string(),
             ),
             Down::Fallback { memory, limit } => {
+                if !limit.applies_to(parts) {
+                    return Answer::Pass(Outcome::unlimited());
+                }
                 let key = limit.key.as_ref().unwrap_or(&self.key).of(parts);
                 match memory.decide(self.clock.now_ms(), &[(0, key)], cost) {
                     Ok(o) => self.answer(o, &[limit]),

@@ -182,6 +182,8 @@ pub(crate) mod redis {
 
     pub(crate) struct RedisStore {
         url: String,
+        /// The URL as messages show it: without a password.
+        shown: String,
         timeout: Duration,
         state: Mutex<State>,
     }
@@ -203,6 +205,7 @@ pub(crate) mod redis {
         pub(crate) fn new(url: &str, timeout: Duration, limiters: Vec<RedisLimiter>) -> RedisStore {
             RedisStore {
                 url: url.to_string(),
+                shown: without_password(url),
                 timeout,
                 state: Mutex::new(State {
                     conn: None,
@@ -213,6 +216,11 @@ pub(crate) mod redis {
 
         pub(crate) fn timeout(&self) -> Duration {
             self.timeout
+        }
+
+        /// An error's line, the URL in it without its password.
+        fn line(&self, e: &Error) -> String {
+            e.to_string().replace(&self.url, &self.shown)
         }
 
         /// Checks the limits in order on the server's clock, stopping at the first
@@ -230,7 +238,7 @@ pub(crate) mod redis {
             if Instant::now() >= deadline {
                 return Err(Failure::Down(format!(
                     "{}: no decision within {} ms (the connection was busy)",
-                    self.url,
+                    self.shown,
                     self.timeout.as_millis()
                 )));
             }
@@ -238,11 +246,11 @@ pub(crate) mod redis {
             if conn.is_none() {
                 *conn = Some(
                     Redis::connect_with(&self.url, self.timeout, self.timeout)
-                        .map_err(|e| Failure::Down(e.to_string()))?,
+                        .map_err(|e| Failure::Down(self.line(&e)))?,
                 );
             }
             let Some(redis) = conn.as_mut() else {
-                return Err(Failure::Down(format!("{}: not connected", self.url)));
+                return Err(Failure::Down(format!("{}: not connected", self.shown)));
             };
             let mut g = Gather::new();
             for (i, key) in asks {
@@ -257,7 +265,7 @@ pub(crate) mod redis {
                         }
                     }
                     Err(e @ (Error::Check(_) | Error::Script(_))) => {
-                        return Err(Failure::Check(e.to_string()))
+                        return Err(Failure::Check(self.line(&e)))
                     }
                     Err(e) => {
                         // A lost or timed-out connection is not reused (a late reply
@@ -265,11 +273,45 @@ pub(crate) mod redis {
                         if matches!(e, Error::Redis { .. }) {
                             *conn = None;
                         }
-                        return Err(Failure::Down(e.to_string()));
+                        return Err(Failure::Down(self.line(&e)));
                     }
                 }
             }
             Ok(g.finish())
+        }
+    }
+
+    /// `redis://user:secret@host:6379` → `redis://user:***@host:6379`.
+    pub(crate) fn without_password(url: &str) -> String {
+        let Some((scheme, rest)) = url.split_once("://") else {
+            return url.to_string();
+        };
+        let authority_end = rest.find('/').unwrap_or(rest.len());
+        match rest[..authority_end].rfind('@') {
+            Some(at) => {
+                let user = &rest[..at];
+                let name = user.split_once(':').map_or("", |(n, _)| n);
+                let masked = if user.contains(':') {
+                    format!("{name}:***")
+                } else {
+                    "***".to_string()
+                };
+                format!("{scheme}://{masked}{}", &rest[at..])
+            }
+            None => url.to_string(),
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn passwords_are_not_shown() {
+            let w = super::without_password;
+            assert_eq!(w("redis://127.0.0.1:6379"), "redis://127.0.0.1:6379");
+            assert_eq!(w("redis://:pw@h:1/0"), "redis://:***@h:1/0");
+            assert_eq!(w("rediss://u:p@w@h:1"), "rediss://u:***@h:1");
+            assert_eq!(w("redis://token@h"), "redis://***@h");
+            assert_eq!(w("redis+unix:///tmp/r.sock"), "redis+unix:///tmp/r.sock");
         }
     }
 }

@@ -313,3 +313,49 @@ async fn a_flushed_script_cache_is_loaded_again_without_an_outage() {
     assert_eq!(got, [200, 200, 200, 200, 200, 429, 429]);
     assert!(events.take().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_password_gets_the_policy_and_the_right_one_decides() {
+    let redis = RedisServer::start().unwrap();
+    let port = redis.port();
+    let mut admin = redis.connect().unwrap();
+    admin
+        .command(
+            ratelab_redis::redis::cmd("CONFIG")
+                .arg("SET")
+                .arg("requirepass")
+                .arg("sesame"),
+        )
+        .unwrap();
+    for (url, statuses) in [
+        (format!("redis://:wrong@127.0.0.1:{port}"), [503, 503, 503]),
+        (format!("redis://127.0.0.1:{port}"), [503, 503, 503]),
+        (format!("redis://:sesame@127.0.0.1:{port}"), [200, 200, 200]),
+    ] {
+        let events = Events::default();
+        let layer = RateLimitLayer::builder()
+            .limit(Limit::from_json(HOURLY_5).unwrap())
+            .redis(&url)
+            .on_store_down(OnStoreDown::FailClosed)
+            .on_event(events.sink())
+            .build()
+            .unwrap();
+        let server = serve_layer(layer).await;
+        assert_eq!(
+            round_robin(std::slice::from_ref(&server), 3).await,
+            statuses,
+            "{url}"
+        );
+        let events = events.take();
+        assert_eq!(
+            events.len(),
+            usize::from(statuses[0] == 503),
+            "{url}: {events:?}"
+        );
+        // The error is one line, and does not show the password.
+        for e in &events {
+            let line = e.to_string();
+            assert!(!line.contains('\n') && !line.contains("wrong@"), "{line}");
+        }
+    }
+}
