@@ -37,6 +37,7 @@ pub struct Builder {
     cost: Option<CostFn>,
     store: StoreChoice,
     timeout: Duration,
+    connections: usize,
     on_down: OnStoreDown,
     clock: Arc<dyn Clock>,
     log: Log,
@@ -96,6 +97,14 @@ impl Builder {
         if let StoreChoice::Redis { prefix: p, .. } = &mut self.store {
             *p = prefix.to_string();
         }
+        self
+    }
+
+    /// How many connections to Redis a layer keeps (4 unless told): requests in
+    /// flight at once each take a free one; more wait for one, until their timeout.
+    #[cfg(feature = "redis")]
+    pub fn redis_connections(mut self, n: usize) -> Builder {
+        self.connections = n;
         self
     }
 
@@ -165,12 +174,17 @@ impl Builder {
         let backend = match self.store {
             StoreChoice::Memory => Backend::Memory(Memory::new(limiters)),
             #[cfg(feature = "redis")]
-            StoreChoice::Redis { url, prefix } => Backend::Redis(Arc::new(redis_store(
-                &url,
-                &prefix,
-                self.timeout,
-                &self.limits,
-            )?)),
+            StoreChoice::Redis { url, prefix } => {
+                if self.connections == 0 {
+                    return Err(BuildError::new("redis_connections: must be > 0"));
+                }
+                Backend::Redis(Arc::new(redis_store(
+                    &url,
+                    &prefix,
+                    (self.timeout, self.connections),
+                    &self.limits,
+                )?))
+            }
         };
         let on_down = match self.on_down {
             OnStoreDown::FailOpen => Down::FailOpen,
@@ -207,7 +221,7 @@ impl Builder {
 fn redis_store(
     url: &str,
     prefix: &str,
-    timeout: Duration,
+    (timeout, connections): (Duration, usize),
     limits: &[Limit],
 ) -> Result<crate::store::redis::RedisStore, BuildError> {
     use ratelab_redis::{redis, RedisLimiter};
@@ -227,7 +241,12 @@ fn redis_store(
         )?;
         out.push(r);
     }
-    Ok(crate::store::redis::RedisStore::new(url, timeout, out))
+    Ok(crate::store::redis::RedisStore::new(
+        url,
+        timeout,
+        connections,
+        out,
+    ))
 }
 
 /// A tower layer that rate-limits the service it wraps with ratelab's limiters.
@@ -247,6 +266,7 @@ impl RateLimitLayer {
             cost: None,
             store: StoreChoice::Memory,
             timeout: Duration::from_millis(250),
+            connections: 4,
             on_down: OnStoreDown::FailOpen,
             clock: Arc::new(SystemClock),
             log: policy::stderr(),

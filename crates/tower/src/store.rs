@@ -170,10 +170,13 @@ impl Memory {
 #[cfg(feature = "redis")]
 pub(crate) mod redis {
     //! The Redis store: the existing synchronous client on tokio's blocking pool
-    //! (docs/decisions.md says why), one connection per layer behind a mutex,
-    //! reconnected on the next request after it fails.
+    //! (docs/decisions.md says why), a few connections per layer, each behind a
+    //! mutex; a request takes a free one (or waits for one, until its deadline).
+    //! After any connection fails, every connection is opened again before its next
+    //! use (a restarted server leaves none of them usable), by the next request.
 
-    use std::sync::{Arc, Mutex};
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+    use std::sync::{Mutex, TryLockError};
     use std::time::{Duration, Instant};
 
     use ratelab_redis::{Clock, Error, Redis, RedisLimiter};
@@ -185,11 +188,16 @@ pub(crate) mod redis {
         /// The URL as messages show it: without a password.
         shown: String,
         timeout: Duration,
-        state: Mutex<State>,
+        pool: Vec<Mutex<State>>,
+        /// Where the next request starts looking for a free connection.
+        next: AtomicUsize,
+        /// Bumped when a connection fails: older connections are not used again.
+        generation: AtomicU64,
     }
 
     struct State {
-        conn: Option<Redis>,
+        /// The connection and the generation it was opened in.
+        conn: Option<(Redis, u64)>,
         limiters: Vec<RedisLimiter>,
     }
 
@@ -202,15 +210,26 @@ pub(crate) mod redis {
     }
 
     impl RedisStore {
-        pub(crate) fn new(url: &str, timeout: Duration, limiters: Vec<RedisLimiter>) -> RedisStore {
+        pub(crate) fn new(
+            url: &str,
+            timeout: Duration,
+            connections: usize,
+            limiters: Vec<RedisLimiter>,
+        ) -> RedisStore {
             RedisStore {
                 url: url.to_string(),
                 shown: without_password(url),
                 timeout,
-                state: Mutex::new(State {
-                    conn: None,
-                    limiters,
-                }),
+                pool: (0..connections.max(1))
+                    .map(|_| {
+                        Mutex::new(State {
+                            conn: None,
+                            limiters: limiters.clone(),
+                        })
+                    })
+                    .collect(),
+                next: AtomicUsize::new(0),
+                generation: AtomicU64::new(0),
             }
         }
 
@@ -223,38 +242,59 @@ pub(crate) mod redis {
             e.to_string().replace(&self.url, &self.shown)
         }
 
+        /// A free connection's state, or the next one's once it is free.
+        fn take(&self) -> std::sync::MutexGuard<'_, State> {
+            let n = self.pool.len();
+            let start = self.next.fetch_add(1, Ordering::Relaxed) % n;
+            for i in 0..n {
+                match self.pool[(start + i) % n].try_lock() {
+                    Ok(g) => return g,
+                    Err(TryLockError::Poisoned(e)) => return e.into_inner(),
+                    Err(TryLockError::WouldBlock) => {}
+                }
+            }
+            self.pool[start].lock().unwrap_or_else(|e| e.into_inner())
+        }
+
         /// Checks the limits in order on the server's clock, stopping at the first
         /// refusal (each limit is its own script call, so a limit before the one that
         /// refused has counted the request: the scripts have no peek). Blocking:
         /// called on tokio's blocking pool.
         pub(crate) fn decide(
-            self: &Arc<Self>,
+            &self,
             asks: &[(usize, String)],
             cost: u32,
             deadline: Instant,
         ) -> Result<Outcome, Failure> {
-            let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            let mut s = self.take();
             // A request that waited out its time behind others is not sent.
             if Instant::now() >= deadline {
                 return Err(Failure::Down(format!(
-                    "{}: no decision within {} ms (the connection was busy)",
+                    "{}: no decision within {} ms (every connection was busy)",
                     self.shown,
                     self.timeout.as_millis()
                 )));
             }
             let State { conn, limiters } = &mut *s;
-            if conn.is_none() {
-                *conn = Some(
-                    Redis::connect_with(&self.url, self.timeout, self.timeout)
-                        .map_err(|e| Failure::Down(self.line(&e)))?,
-                );
+            let generation = self.generation.load(Ordering::SeqCst);
+            if conn.as_ref().is_some_and(|(_, g)| *g < generation) {
+                *conn = None;
             }
-            let Some(redis) = conn.as_mut() else {
-                return Err(Failure::Down(format!("{}: not connected", self.shown)));
-            };
+            // A connection kept from earlier may have died quietly (the server
+            // restarted since): if it fails, one fresh one is tried before the
+            // store counts as down.
+            let mut fresh = false;
             let mut g = Gather::new();
-            for (i, key) in asks {
-                let Some(l) = limiters.get_mut(*i) else {
+            let mut j = 0;
+            while let Some((i, key)) = asks.get(j) {
+                if conn.is_none() {
+                    let now = self.generation.load(Ordering::SeqCst);
+                    let c = Redis::connect_with(&self.url, self.timeout, self.timeout);
+                    *conn = Some((c.map_err(|e| self.failed(&e))?, now));
+                    fresh = true;
+                }
+                let (Some((redis, _)), Some(l)) = (conn.as_mut(), limiters.get_mut(*i)) else {
+                    j += 1;
                     continue;
                 };
                 match l.check(redis, key, Clock::Server, cost) {
@@ -263,21 +303,32 @@ pub(crate) mod redis {
                         if !d.allowed {
                             break;
                         }
+                        j += 1;
                     }
                     Err(e @ (Error::Check(_) | Error::Script(_))) => {
                         return Err(Failure::Check(self.line(&e)))
                     }
-                    Err(e) => {
-                        // A lost or timed-out connection is not reused (a late reply
-                        // would answer the next call); a script error keeps it.
-                        if matches!(e, Error::Redis { .. }) {
-                            *conn = None;
-                        }
-                        return Err(Failure::Down(self.line(&e)));
+                    // A lost or timed-out connection is not reused (a late reply
+                    // would answer the next call).
+                    Err(Error::Redis { .. }) if !fresh && Instant::now() < deadline => {
+                        *conn = None;
+                        self.generation.fetch_add(1, Ordering::SeqCst);
                     }
+                    Err(e @ Error::Redis { .. }) => {
+                        *conn = None;
+                        return Err(self.failed(&e));
+                    }
+                    // A script error (a key of another type) keeps the connection.
+                    Err(e) => return Err(Failure::Down(self.line(&e))),
                 }
             }
             Ok(g.finish())
+        }
+
+        /// A connection failed: every connection opened before now is opened again.
+        fn failed(&self, e: &Error) -> Failure {
+            self.generation.fetch_add(1, Ordering::SeqCst);
+            Failure::Down(self.line(e))
         }
     }
 

@@ -359,3 +359,42 @@ async fn a_wrong_password_gets_the_policy_and_the_right_one_decides() {
         }
     }
 }
+
+/// A server killed and started again between two requests: the connections kept
+/// from before are dead, and the next request finds that out, opens a fresh one
+/// and is decided by the server (which kept its data), not by the policy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_between_requests_is_not_an_outage() {
+    let mut redis =
+        RedisServer::start_with(&["--appendonly", "yes", "--appendfsync", "always"]).unwrap();
+    let events = Events::default();
+    let layer = RateLimitLayer::builder()
+        .limit(Limit::from_json(HOURLY_5).unwrap())
+        .redis(&redis.url())
+        .on_store_down(OnStoreDown::FailClosed)
+        .on_event(events.sink())
+        .build()
+        .unwrap();
+    let server = serve_layer(layer).await;
+    // Eight at once first, so that every connection of the pool is open.
+    let mut tasks = Vec::new();
+    for _ in 0..8 {
+        let addr = server.addr;
+        tasks.push(tokio::spawn(
+            async move { get(addr, "/").await.status.as_u16() },
+        ));
+    }
+    let mut got = Vec::new();
+    for t in tasks {
+        got.push(t.await.unwrap());
+    }
+    got.sort();
+    assert_eq!(got, [200, 200, 200, 200, 200, 429, 429, 429]);
+    redis.kill();
+    redis.start_again().unwrap();
+    assert_eq!(
+        round_robin(std::slice::from_ref(&server), 6).await,
+        [429; 6]
+    );
+    assert!(events.take().is_empty());
+}
