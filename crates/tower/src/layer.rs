@@ -336,18 +336,31 @@ impl Shared {
             .collect()
     }
 
-    async fn decide(&self, parts: &Parts) -> Answer {
+    /// The answer when it needs no waiting for a store (in memory, a free request),
+    /// else what to ask the store.
+    fn decide_now(&self, parts: &Parts) -> Result<Answer, (Vec<(usize, String)>, u32)> {
         let cost = self.cost.as_ref().map_or(1, |f| f(parts));
         let all: Vec<&Limit> = self.limits.iter().collect();
         let asks = self.asks(parts, &all);
         if cost == 0 || asks.is_empty() {
-            return Answer::Pass(Outcome::unlimited());
+            return Ok(Answer::Pass(Outcome::unlimited()));
         }
         match &self.backend {
-            Backend::Memory(m) => match m.decide(self.clock.now_ms(), &asks, cost) {
+            Backend::Memory(m) => Ok(match m.decide(self.clock.now_ms(), &asks, cost) {
                 Ok(o) => self.answer(o, &all),
                 Err(e) => cannot_judge(&e.to_string()),
-            },
+            }),
+            #[cfg(feature = "redis")]
+            Backend::Redis(_) => Err((asks, cost)),
+        }
+    }
+
+    /// Asks the store (Redis) and answers.
+    #[cfg_attr(not(feature = "redis"), allow(unused_variables))]
+    async fn decide_later(&self, parts: &Parts, asks: Vec<(usize, String)>, cost: u32) -> Answer {
+        let all: Vec<&Limit> = self.limits.iter().collect();
+        match &self.backend {
+            Backend::Memory(_) => Answer::Pass(Outcome::unlimited()),
             #[cfg(feature = "redis")]
             Backend::Redis(r) => {
                 use crate::store::redis::Failure;
@@ -488,36 +501,68 @@ where
     }
 
     fn call(&mut self, req: Request<B>) -> Self::Future {
-        // The service that was made ready goes into the future; a clone stays.
-        let clone = self.inner.clone();
-        let mut inner = std::mem::replace(&mut self.inner, clone);
         let shared = self.shared.clone();
-        Box::pin(async move {
-            let (parts, body) = req.into_parts();
-            match shared.decide(&parts).await {
-                Answer::Pass(o) => {
-                    let wait = o.wait.ceil_ms();
-                    if shared.delay && wait > 0 {
-                        tokio::time::sleep(Duration::from_millis(wait)).await;
-                    }
-                    let mut res = inner.call(Request::from_parts(parts, body)).await?;
-                    if let Some(h) = &o.headers {
-                        let headers = res.headers_mut();
-                        for (name, value) in fields(h) {
-                            if !headers.contains_key(&name) {
-                                headers.insert(name, value);
+        let (parts, body) = req.into_parts();
+        match shared.decide_now(&parts) {
+            // Decided here (in memory): the inner service is called now, as it was
+            // made ready, and the future only adds the headers.
+            Ok(Answer::Pass(o)) if !(shared.delay && o.wait.ceil_ms() > 0) => {
+                let future = self.inner.call(Request::from_parts(parts, body));
+                Box::pin(async move { future.await.map(|res| with_fields(res, &o)) })
+            }
+            Ok(Answer::Respond(status, headers, text)) => {
+                Box::pin(async move { Ok(respond(status, headers, text)) })
+            }
+            decided => {
+                // The answer needs waiting (a store, a queue's delay): the service
+                // that was made ready goes into the future; a clone stays.
+                let clone = self.inner.clone();
+                let mut inner = std::mem::replace(&mut self.inner, clone);
+                Box::pin(async move {
+                    let answer = match decided {
+                        Ok(a) => a,
+                        Err((asks, cost)) => shared.decide_later(&parts, asks, cost).await,
+                    };
+                    match answer {
+                        Answer::Pass(o) => {
+                            let wait = o.wait.ceil_ms();
+                            if shared.delay && wait > 0 {
+                                tokio::time::sleep(Duration::from_millis(wait)).await;
                             }
+                            let res = inner.call(Request::from_parts(parts, body)).await?;
+                            Ok(with_fields(res, &o))
+                        }
+                        Answer::Respond(status, headers, text) => {
+                            Ok(respond(status, headers, text))
                         }
                     }
-                    Ok(res)
-                }
-                Answer::Respond(status, headers, body) => {
-                    let mut res = Response::new(R::from(body));
-                    *res.status_mut() = status;
-                    res.headers_mut().extend(headers);
-                    Ok(res)
-                }
+                })
             }
-        })
+        }
     }
+}
+
+/// The inner service's response with the rate-limit fields it did not set itself.
+fn with_fields<R>(mut res: Response<R>, o: &Outcome) -> Response<R> {
+    if let Some(h) = &o.headers {
+        let headers = res.headers_mut();
+        for (name, value) in fields(h) {
+            if !headers.contains_key(&name) {
+                headers.insert(name, value);
+            }
+        }
+    }
+    res
+}
+
+/// A response of the layer's own.
+fn respond<R: From<String>>(
+    status: StatusCode,
+    headers: Vec<(HeaderName, HeaderValue)>,
+    text: String,
+) -> Response<R> {
+    let mut res = Response::new(R::from(text));
+    *res.status_mut() = status;
+    res.headers_mut().extend(headers);
+    res
 }
