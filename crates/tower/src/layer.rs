@@ -9,7 +9,7 @@ use std::time::Duration;
 use http::header::{HeaderName, HeaderValue, CONTENT_TYPE};
 use http::request::Parts;
 use http::{Request, Response, StatusCode};
-use ratelab_core::{AnyLimiter, Dialect, Headers};
+use ratelab_core::{AnyLimiter, Headers};
 use tower_layer::Layer;
 use tower_service::Service;
 
@@ -327,7 +327,7 @@ enum Answer {
 }
 
 impl Shared {
-    fn asks(&self, parts: &Parts, limits: &[&Limit]) -> Vec<(usize, String)> {
+    fn asks(&self, parts: &Parts, limits: &[Limit]) -> Vec<(usize, String)> {
         limits
             .iter()
             .enumerate()
@@ -340,14 +340,14 @@ impl Shared {
     /// else what to ask the store.
     fn decide_now(&self, parts: &Parts) -> Result<Answer, (Vec<(usize, String)>, u32)> {
         let cost = self.cost.as_ref().map_or(1, |f| f(parts));
-        let all: Vec<&Limit> = self.limits.iter().collect();
-        let asks = self.asks(parts, &all);
+        let all = &self.limits[..];
+        let asks = self.asks(parts, all);
         if cost == 0 || asks.is_empty() {
             return Ok(Answer::Pass(Outcome::unlimited()));
         }
         match &self.backend {
             Backend::Memory(m) => Ok(match m.decide(self.clock.now_ms(), &asks, cost) {
-                Ok(o) => self.answer(o, &all),
+                Ok(o) => self.answer(o, all),
                 Err(e) => cannot_judge(&e.to_string()),
             }),
             #[cfg(feature = "redis")]
@@ -358,7 +358,7 @@ impl Shared {
     /// Asks the store (Redis) and answers.
     #[cfg_attr(not(feature = "redis"), allow(unused_variables))]
     async fn decide_later(&self, parts: &Parts, asks: Vec<(usize, String)>, cost: u32) -> Answer {
-        let all: Vec<&Limit> = self.limits.iter().collect();
+        let all = &self.limits[..];
         match &self.backend {
             Backend::Memory(_) => Answer::Pass(Outcome::unlimited()),
             #[cfg(feature = "redis")]
@@ -389,7 +389,7 @@ impl Shared {
                 match result {
                     Ok(o) => {
                         self.health.decided(&self.log);
-                        self.answer(o, &all)
+                        self.answer(o, all)
                     }
                     Err(Failure::Check(line)) => {
                         self.health.decided(&self.log);
@@ -418,14 +418,14 @@ impl Shared {
                 }
                 let key = limit.key.as_ref().unwrap_or(&self.key).of(parts);
                 match memory.decide(self.clock.now_ms(), &[(0, key)], cost) {
-                    Ok(o) => self.answer(o, &[limit]),
+                    Ok(o) => self.answer(o, std::slice::from_ref(limit)),
                     Err(e) => cannot_judge(&e.to_string()),
                 }
             }
         }
     }
 
-    fn answer(&self, o: Outcome, limits: &[&Limit]) -> Answer {
+    fn answer(&self, o: Outcome, limits: &[Limit]) -> Answer {
         if o.allowed {
             return Answer::Pass(o);
         }
@@ -458,24 +458,61 @@ fn cannot_judge(line: &str) -> Answer {
     )
 }
 
+// The engine's field names (`Headers::fields`), lower case as HTTP/2 and hyper
+// write them; a test holds them to the engine's.
+const POLICY: HeaderName = HeaderName::from_static("ratelimit-policy");
+const RATELIMIT: HeaderName = HeaderName::from_static("ratelimit");
+const X_LIMIT: HeaderName = HeaderName::from_static("x-ratelimit-limit");
+const X_REMAINING: HeaderName = HeaderName::from_static("x-ratelimit-remaining");
+const X_RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
+
 /// The response's rate-limit fields: `Retry-After` (on a 429), the IETF draft's
 /// `RateLimit-Policy` and `RateLimit`, and `X-RateLimit-Limit`, `-Remaining`,
-/// `-Reset`, as the engine writes them.
+/// `-Reset`: the engine's values (`Headers`), in the order of `Headers::fields`.
 fn fields(h: &Headers) -> Vec<(HeaderName, HeaderValue)> {
-    let mut out = h.fields(Dialect::Ietf);
-    out.extend(
-        h.fields(Dialect::Common)
-            .into_iter()
-            .filter(|(name, _)| *name != "Retry-After"),
-    );
-    out.into_iter()
-        .filter_map(|(name, value)| {
-            Some((
-                HeaderName::from_bytes(name.as_bytes()).ok()?,
-                HeaderValue::from_str(&value).ok()?,
-            ))
-        })
-        .collect()
+    let mut out = Vec::with_capacity(6);
+    if let Some(r) = h.retry_after {
+        out.push((http::header::RETRY_AFTER, HeaderValue::from(r)));
+    }
+    for (name, text) in [(POLICY, &h.policy), (RATELIMIT, &h.ratelimit)] {
+        if let Ok(v) = HeaderValue::from_str(text) {
+            out.push((name, v));
+        }
+    }
+    out.push((X_LIMIT, HeaderValue::from(h.limit)));
+    out.push((X_REMAINING, HeaderValue::from(h.remaining)));
+    out.push((X_RESET, HeaderValue::from(h.reset)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratelab_core::{Algorithm, AnyLimiter, Dialect, Limiter, Params};
+
+    /// The fields are the engine's, name for name and value for value.
+    #[test]
+    fn fields_are_the_engines() {
+        let mut l = AnyLimiter::new(Algorithm::FixedWindow, &Params::new(1, 10_000)).unwrap();
+        for t in [0, 500] {
+            let h = l.check(t, 1).unwrap().headers(&l.policy());
+            let mut engine = h.fields(Dialect::Ietf);
+            engine.extend(
+                h.fields(Dialect::Common)
+                    .into_iter()
+                    .filter(|(n, _)| *n != "Retry-After"),
+            );
+            let ours: Vec<(String, String)> = fields(&h)
+                .into_iter()
+                .map(|(n, v)| (n.to_string(), v.to_str().unwrap().to_string()))
+                .collect();
+            let engine: Vec<(String, String)> = engine
+                .into_iter()
+                .map(|(n, v)| (n.to_ascii_lowercase(), v))
+                .collect();
+            assert_eq!(ours, engine);
+        }
+    }
 }
 
 /// The service [`RateLimitLayer`] wraps around `S`.
@@ -547,9 +584,7 @@ fn with_fields<R>(mut res: Response<R>, o: &Outcome) -> Response<R> {
     if let Some(h) = &o.headers {
         let headers = res.headers_mut();
         for (name, value) in fields(h) {
-            if !headers.contains_key(&name) {
-                headers.insert(name, value);
-            }
+            headers.entry(name).or_insert(value);
         }
     }
     res
