@@ -102,14 +102,23 @@ impl Redis {
     /// Connects to a Redis Cluster through any of its nodes; every key is then sent
     /// to the node that serves its slot.
     pub fn connect_cluster(urls: &[String]) -> Result<Redis, Error> {
+        Redis::connect_cluster_with(urls, CONNECT_TIMEOUT, REPLY_TIMEOUT)
+    }
+
+    /// The same with other timeouts (see [`Redis::connect_with`]).
+    pub fn connect_cluster_with(
+        urls: &[String],
+        connect: Duration,
+        reply: Duration,
+    ) -> Result<Redis, Error> {
         let url = urls.first().cloned().unwrap_or_default();
         let fail = |what: &str, e: redis::RedisError| Error::Redis {
             url: url.clone(),
             what: format!("{what}: {}", one_line(&e)),
         };
         let client = ClusterClient::builder(urls.to_vec())
-            .connection_timeout(CONNECT_TIMEOUT)
-            .response_timeout(REPLY_TIMEOUT)
+            .connection_timeout(connect)
+            .response_timeout(reply)
             .build()
             .map_err(|e| fail("not a cluster", e))?;
         let con = client
@@ -120,7 +129,7 @@ impl Redis {
             nodes: urls.to_vec(),
             inner: Inner::Cluster(Box::new(con)),
             loaded: Vec::new(),
-            reply_timeout: REPLY_TIMEOUT,
+            reply_timeout: reply,
         })
     }
 

@@ -48,7 +48,9 @@ enum StoreChoice {
     Memory,
     #[cfg(feature = "redis")]
     Redis {
-        url: String,
+        /// One server, or a cluster's nodes.
+        urls: Vec<String>,
+        cluster: bool,
         prefix: String,
     },
 }
@@ -79,13 +81,27 @@ impl Builder {
     /// `ratelab:v1` unless [`Builder::redis_prefix`] says otherwise; every instance
     /// pointed at it shares the limits, and decides on the server's clock.
     #[cfg(feature = "redis")]
-    pub fn redis(mut self, url: &str) -> Builder {
+    pub fn redis(self, url: &str) -> Builder {
+        self.redis_urls(vec![url.to_string()], false)
+    }
+
+    /// The state lives in a Redis Cluster reached through any of `nodes`; each
+    /// limiter key's Redis keys share a slot (the key layout's hash tag), so every
+    /// script call goes to the one node that serves it.
+    #[cfg(feature = "redis")]
+    pub fn redis_cluster(self, nodes: &[&str]) -> Builder {
+        self.redis_urls(nodes.iter().map(|s| s.to_string()).collect(), true)
+    }
+
+    #[cfg(feature = "redis")]
+    fn redis_urls(mut self, urls: Vec<String>, cluster: bool) -> Builder {
         let prefix = match &self.store {
             StoreChoice::Redis { prefix, .. } => prefix.clone(),
             StoreChoice::Memory => ratelab_scripts::DEFAULT_PREFIX.to_string(),
         };
         self.store = StoreChoice::Redis {
-            url: url.to_string(),
+            urls,
+            cluster,
             prefix,
         };
         self
@@ -174,12 +190,16 @@ impl Builder {
         let backend = match self.store {
             StoreChoice::Memory => Backend::Memory(Memory::new(limiters)),
             #[cfg(feature = "redis")]
-            StoreChoice::Redis { url, prefix } => {
+            StoreChoice::Redis {
+                urls,
+                cluster,
+                prefix,
+            } => {
                 if self.connections == 0 {
                     return Err(BuildError::new("redis_connections: must be > 0"));
                 }
                 Backend::Redis(Arc::new(redis_store(
-                    &url,
+                    (&urls, cluster),
                     &prefix,
                     (self.timeout, self.connections),
                     &self.limits,
@@ -219,20 +239,26 @@ impl Builder {
 
 #[cfg(feature = "redis")]
 fn redis_store(
-    url: &str,
+    (urls, cluster): (&[String], bool),
     prefix: &str,
     (timeout, connections): (Duration, usize),
     limits: &[Limit],
 ) -> Result<crate::store::redis::RedisStore, BuildError> {
     use ratelab_redis::{redis, RedisLimiter};
     use ratelab_scripts::KeySpace;
-    redis::Client::open(url).map_err(|e| {
-        let e = e.to_string();
-        BuildError::new(format!(
-            "redis: {url:?} is not a Redis URL ({})",
-            e.split_whitespace().collect::<Vec<_>>().join(" ")
-        ))
-    })?;
+    if urls.is_empty() {
+        return Err(BuildError::new("redis: give at least one node"));
+    }
+    for url in urls {
+        redis::Client::open(url.as_str()).map_err(|e| {
+            let e = e.to_string();
+            BuildError::new(format!(
+                "redis: {:?} is not a Redis URL ({})",
+                crate::store::redis::without_password(url),
+                e.split_whitespace().collect::<Vec<_>>().join(" ")
+            ))
+        })?;
+    }
     let space = KeySpace::new(prefix).map_err(|e| BuildError::new(format!("redis_prefix: {e}")))?;
     let mut out = Vec::with_capacity(limits.len());
     for (i, l) in limits.iter().enumerate() {
@@ -242,7 +268,7 @@ fn redis_store(
         out.push(r);
     }
     Ok(crate::store::redis::RedisStore::new(
-        url,
+        (urls, cluster),
         timeout,
         connections,
         out,

@@ -185,6 +185,8 @@ pub(crate) mod redis {
 
     pub(crate) struct RedisStore {
         url: String,
+        /// Every node, for a cluster (empty: one server at `url`).
+        nodes: Vec<String>,
         /// The URL as messages show it: without a password.
         shown: String,
         timeout: Duration,
@@ -211,13 +213,15 @@ pub(crate) mod redis {
 
     impl RedisStore {
         pub(crate) fn new(
-            url: &str,
+            (nodes, cluster): (&[String], bool),
             timeout: Duration,
             connections: usize,
             limiters: Vec<RedisLimiter>,
         ) -> RedisStore {
+            let url = nodes.first().map_or("", String::as_str);
             RedisStore {
                 url: url.to_string(),
+                nodes: if cluster { nodes.to_vec() } else { Vec::new() },
                 shown: without_password(url),
                 timeout,
                 pool: (0..connections.max(1))
@@ -289,7 +293,11 @@ pub(crate) mod redis {
             while let Some((i, key)) = asks.get(j) {
                 if conn.is_none() {
                     let now = self.generation.load(Ordering::SeqCst);
-                    let c = Redis::connect_with(&self.url, self.timeout, self.timeout);
+                    let c = if self.nodes.is_empty() {
+                        Redis::connect_with(&self.url, self.timeout, self.timeout)
+                    } else {
+                        Redis::connect_cluster_with(&self.nodes, self.timeout, self.timeout)
+                    };
                     *conn = Some((c.map_err(|e| self.failed(&e))?, now));
                     fresh = true;
                 }

@@ -398,3 +398,47 @@ async fn a_restart_between_requests_is_not_an_outage() {
     );
     assert!(events.take().is_empty());
 }
+
+/// On a three-node Redis Cluster: three instances, two clients, two stacked limits
+/// (per client, and one global key); every script call goes to the node that serves
+/// its key, and the shared limits hold as on one server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cluster_holds_the_shared_limits() {
+    let cluster = ratelab_redis::server::RedisCluster::start(3).unwrap();
+    let urls = cluster.urls();
+    let nodes: Vec<&str> = urls.iter().map(String::as_str).collect();
+    let layer = || {
+        RateLimitLayer::builder()
+            .limit(Limit::from_json(HOURLY_10).unwrap().id("per-user"))
+            .limit(
+                Limit::from_json(
+                    r#"{"algorithm": "fixed_window_anchored", "limit": 15, "period_ms": 3600000}"#,
+                )
+                .unwrap()
+                .id("everyone")
+                .key(Key::Global),
+            )
+            .key(Key::header("x-user").unwrap())
+            .redis_cluster(&nodes[..1])
+            .on_store_down(OnStoreDown::FailClosed)
+            .build()
+            .unwrap()
+    };
+    let servers = instances(vec![layer(), layer(), layer()]).await;
+    let mut by: Vec<(&str, u16, String)> = Vec::new();
+    for i in 0..40 {
+        let user = if i % 2 == 0 { "alice" } else { "bob" };
+        let r = get_with(servers[i % 3].addr, "/", &[("x-user", user)]).await;
+        by.push((
+            user,
+            r.status.as_u16(),
+            r.header(ratelab_tower::REFUSED_BY).to_string(),
+        ));
+    }
+    let passed = |u: &str| by.iter().filter(|b| b.0 == u && b.1 == 200).count();
+    // Alice and Bob alternate: 15 pass in all (the global limit), 8 and 7.
+    assert_eq!((passed("alice"), passed("bob")), (8, 7));
+    assert!(by.iter().all(|b| b.1 == 200 || b.1 == 429), "{by:?}");
+    // The first refusals are the global limit's (nobody is at 10 yet).
+    assert_eq!(by[15].2, "everyone");
+}
