@@ -425,6 +425,10 @@ impl Shared {
                         self.health.failed(error, &self.log);
                         self.store_down(parts, cost)
                     }
+                    Err(Failure::Script(error)) => {
+                        self.health.script_failed(error, &self.log);
+                        self.store_down(parts, cost)
+                    }
                 }
             }
         }

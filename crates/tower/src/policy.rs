@@ -1,7 +1,7 @@
 //! What the layer does while its store is down, and how it says so.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::Limit;
 
@@ -19,7 +19,9 @@ pub enum OnStoreDown {
 }
 
 /// What the layer tells its log: the store going down (once per outage, with the
-/// first error) and coming back (once, with how many requests the policy answered).
+/// first error) and coming back (once, with how many requests the policy answered),
+/// and a script's error (once per distinct line: a key holding another type, Redis
+/// out of memory), whose requests the policy answers too.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoreEvent {
     /// The first request the store could not decide since it was last up.
@@ -31,6 +33,11 @@ pub enum StoreEvent {
     Up {
         /// Requests the outage policy answered meanwhile.
         answered_by_policy: u64,
+    },
+    /// A script answered an error not seen before (the first 64 kinds are told).
+    ScriptFailed {
+        /// The error, one line.
+        error: String,
     },
 }
 
@@ -45,6 +52,10 @@ impl std::fmt::Display for StoreEvent {
                 f,
                 "ratelab-tower: the rate-limit store is back; the outage policy answered {answered_by_policy} request(s)"
             ),
+            StoreEvent::ScriptFailed { error } => write!(
+                f,
+                "ratelab-tower: a rate-limit script failed ({error}); the outage policy answers such requests"
+            ),
         }
     }
 }
@@ -56,18 +67,32 @@ pub(crate) fn stderr() -> Log {
     Arc::new(|e: &StoreEvent| eprintln!("{e}"))
 }
 
-/// The store's health as the requests see it: one `Down` per outage, one `Up`.
+/// The store's health as the requests see it: one `Down` per outage, one `Up`;
+/// each kind of script error once.
 #[derive(Default)]
 pub(crate) struct Health {
     down: AtomicBool,
     answered: AtomicU64,
+    seen: Mutex<Vec<String>>,
 }
+
+/// Script errors told, at most (a flood of distinct ones is not a log flood).
+const SEEN: usize = 64;
 
 impl Health {
     pub(crate) fn failed(&self, error: String, log: &Log) {
         self.answered.fetch_add(1, Ordering::SeqCst);
         if !self.down.swap(true, Ordering::SeqCst) {
             log(&StoreEvent::Down { error });
+        }
+    }
+
+    pub(crate) fn script_failed(&self, error: String, log: &Log) {
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        if seen.len() < SEEN && !seen.contains(&error) {
+            seen.push(error.clone());
+            drop(seen);
+            log(&StoreEvent::ScriptFailed { error });
         }
     }
 

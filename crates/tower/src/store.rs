@@ -205,8 +205,11 @@ pub(crate) mod redis {
 
     /// Why the store gave no decision.
     pub(crate) enum Failure {
-        /// Redis is down, slow or answered an error: the outage policy answers.
+        /// Redis is down or too slow: the outage policy answers.
         Down(String),
+        /// A script answered an error (a key holding another type, out of memory):
+        /// the outage policy answers this request; the store is not down.
+        Script(String),
         /// The request itself is refused by the limiter (a cost it can never allow).
         Check(String),
     }
@@ -327,7 +330,7 @@ pub(crate) mod redis {
                         return Err(self.failed(&e));
                     }
                     // A script error (a key of another type) keeps the connection.
-                    Err(e) => return Err(Failure::Down(self.line(&e))),
+                    Err(e) => return Err(Failure::Script(self.line(&e))),
                 }
             }
             Ok(g.finish())
