@@ -292,3 +292,91 @@ fn bad_configs_are_refused_at_build_with_one_line() {
         assert!(!line.contains('\n'));
     }
 }
+
+/// Clients that honour `Retry-After`: each first try at the model's time; on a 429
+/// the client reads the header and comes back that many seconds later (no jitter),
+/// up to its attempts. The attempts they make, and what each gets, are the model's
+/// (`page-load` and `retry-storm`, their "Retry-After" variants).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_honouring_retry_after_retry_as_the_model() {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+
+    for (id, variant) in [
+        (ScenarioId::PageLoad, "burst 1, Retry-After"),
+        (ScenarioId::RetryStorm, "Retry-After"),
+    ] {
+        let config = scenario(id, &Overrides::default()).unwrap();
+        let spec = config
+            .services
+            .unwrap()
+            .into_iter()
+            .find(|s| s.id == variant)
+            .unwrap();
+        let model = run_service(&spec, "services[0]").unwrap();
+        let clock = ManualClock::new(0);
+        let mut app = Router::new();
+        for r in &spec.routes {
+            app = app.route(&format!("/{}", r.name), get(|| async { "ok" }));
+        }
+        let server = serve(app.layer(layer_like(&spec, &clock))).await;
+
+        // First tries in the model's order; retries by time, then by when scheduled.
+        let firsts: Vec<(u64, u32, u32)> = model
+            .attempts
+            .iter()
+            .filter(|a| a.attempt == 1)
+            .map(|a| (a.t, a.client, a.route))
+            .collect();
+        let mut next_first = 0;
+        let mut retries: BinaryHeap<Reverse<(u64, u64, u32, u32, u32)>> = BinaryHeap::new();
+        let mut scheduled = 0u64;
+        let mut made: Vec<(u64, u32, u32, u16)> = Vec::new();
+        loop {
+            let first = firsts.get(next_first).copied();
+            let retry = retries.peek().map(|Reverse(r)| *r);
+            let (t, client, route, attempt) = match (first, retry) {
+                (Some(f), Some(r)) if r.0 < f.0 => {
+                    retries.pop();
+                    (r.0, r.2, r.3, r.4)
+                }
+                (Some(f), _) => {
+                    next_first += 1;
+                    (f.0, f.1, f.2, 1)
+                }
+                (None, Some(r)) => {
+                    retries.pop();
+                    (r.0, r.2, r.3, r.4)
+                }
+                (None, None) => break,
+            };
+            clock.set(t);
+            let name = &spec.clients[client as usize].name;
+            let path = format!("/{}", spec.routes[route as usize].name);
+            let reply = get_with(server.addr, &path, &[("x-client", name)]).await;
+            let status = reply.status.as_u16();
+            made.push((t, client, attempt, status));
+            if status == 429 && attempt < spec.clients[client as usize].retry.max_attempts {
+                let after: u64 = reply.header("retry-after").parse().unwrap();
+                scheduled += 1;
+                retries.push(Reverse((
+                    t + after * 1000,
+                    scheduled,
+                    client,
+                    route,
+                    attempt + 1,
+                )));
+            }
+        }
+        let expected: Vec<(u64, u32, u32, u16)> = model
+            .attempts
+            .iter()
+            .map(|a| (a.t, a.client, a.attempt, a.status()))
+            .collect();
+        assert!(expected.iter().any(|a| a.2 > 1), "{variant}: no retries");
+        assert_eq!(made.len(), expected.len(), "{variant}");
+        for (n, (got, want)) in made.iter().zip(&expected).enumerate() {
+            assert_eq!(got, want, "{variant}: attempt {n}");
+        }
+    }
+}
