@@ -293,6 +293,9 @@ fn bad_configs_are_refused_at_build_with_one_line() {
     }
 }
 
+/// A retry to send: its time, when it was scheduled, client, route and attempt.
+type Retry = (u64, u64, u32, u32, u32);
+
 /// Clients that honour `Retry-After`: each first try at the model's time; on a 429
 /// the client reads the header and comes back that many seconds later (no jitter),
 /// up to its attempts. The attempts they make, and what each gets, are the model's
@@ -329,7 +332,7 @@ async fn clients_honouring_retry_after_retry_as_the_model() {
             .map(|a| (a.t, a.client, a.route))
             .collect();
         let mut next_first = 0;
-        let mut retries: BinaryHeap<Reverse<(u64, u64, u32, u32, u32)>> = BinaryHeap::new();
+        let mut retries: BinaryHeap<Reverse<Retry>> = BinaryHeap::new();
         let mut scheduled = 0u64;
         let mut made: Vec<(u64, u32, u32, u16)> = Vec::new();
         loop {
