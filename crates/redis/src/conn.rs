@@ -23,6 +23,8 @@ pub struct Redis {
     inner: Inner,
     /// Scripts loaded with `SCRIPT LOAD` through this connection.
     loaded: Vec<&'static str>,
+    /// How long it waits for a reply.
+    reply_timeout: Duration,
 }
 
 enum Inner {
@@ -63,22 +65,29 @@ impl Call<'_> {
 impl Redis {
     /// Connects to one server, e.g. `redis://127.0.0.1:6379`.
     pub fn connect(url: &str) -> Result<Redis, Error> {
+        Redis::connect_with(url, CONNECT_TIMEOUT, REPLY_TIMEOUT)
+    }
+
+    /// The same with other timeouts: a request path (ratelab-tower) waits a fraction
+    /// of a second, not the 3 s and 30 s a replay or a lab waits.
+    pub fn connect_with(url: &str, connect: Duration, reply: Duration) -> Result<Redis, Error> {
         let fail = |what: &str, e: redis::RedisError| Error::Redis {
             url: url.to_string(),
             what: format!("{what}: {}", one_line(&e)),
         };
         let client = redis::Client::open(url).map_err(|e| fail("not a Redis URL", e))?;
         let con = client
-            .get_connection_with_timeout(CONNECT_TIMEOUT)
+            .get_connection_with_timeout(connect)
             .map_err(|e| fail("cannot connect", e))?;
-        con.set_read_timeout(Some(REPLY_TIMEOUT))
-            .and_then(|()| con.set_write_timeout(Some(REPLY_TIMEOUT)))
+        con.set_read_timeout(Some(reply))
+            .and_then(|()| con.set_write_timeout(Some(reply)))
             .map_err(|e| fail("cannot set timeouts", e))?;
         Ok(Redis {
             url: url.to_string(),
             nodes: Vec::new(),
             inner: Inner::Single(con),
             loaded: Vec::new(),
+            reply_timeout: reply,
         })
     }
 
@@ -93,14 +102,23 @@ impl Redis {
     /// Connects to a Redis Cluster through any of its nodes; every key is then sent
     /// to the node that serves its slot.
     pub fn connect_cluster(urls: &[String]) -> Result<Redis, Error> {
+        Redis::connect_cluster_with(urls, CONNECT_TIMEOUT, REPLY_TIMEOUT)
+    }
+
+    /// The same with other timeouts (see [`Redis::connect_with`]).
+    pub fn connect_cluster_with(
+        urls: &[String],
+        connect: Duration,
+        reply: Duration,
+    ) -> Result<Redis, Error> {
         let url = urls.first().cloned().unwrap_or_default();
         let fail = |what: &str, e: redis::RedisError| Error::Redis {
             url: url.clone(),
             what: format!("{what}: {}", one_line(&e)),
         };
         let client = ClusterClient::builder(urls.to_vec())
-            .connection_timeout(CONNECT_TIMEOUT)
-            .response_timeout(REPLY_TIMEOUT)
+            .connection_timeout(connect)
+            .response_timeout(reply)
             .build()
             .map_err(|e| fail("not a cluster", e))?;
         let con = client
@@ -111,6 +129,7 @@ impl Redis {
             nodes: urls.to_vec(),
             inner: Inner::Cluster(Box::new(con)),
             loaded: Vec::new(),
+            reply_timeout: reply,
         })
     }
 
@@ -179,7 +198,10 @@ impl Redis {
 
     fn lost(&self, context: &str, e: &redis::RedisError) -> Error {
         let what = if e.is_timeout() {
-            format!("{context}: no reply within {} s", REPLY_TIMEOUT.as_secs())
+            format!(
+                "{context}: no reply within {} ms",
+                self.reply_timeout.as_millis()
+            )
         } else if e.is_connection_dropped() || e.is_io_error() {
             format!("{context}: the connection was lost ({})", one_line(e))
         } else {

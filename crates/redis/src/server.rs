@@ -125,6 +125,29 @@ pub struct RedisServer {
     _guard: Guard,
     port: u16,
     _dir: TempDir,
+    /// Its extra options, to start it again alike.
+    extra: Vec<String>,
+}
+
+fn spawn_redis(binary: &Path, port: u16, dir: &Path, extra: &[String]) -> Result<Child, String> {
+    Command::new(binary)
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+        .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+        .arg("--dir")
+        .arg(dir)
+        .arg("--logfile")
+        .arg(dir.join("redis.log"))
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", binary.display()))
+}
+
+fn redis_ready(port: u16) -> bool {
+    Redis::connect(&format!("redis://127.0.0.1:{port}"))
+        .is_ok_and(|mut r| r.command(&redis::cmd("PING")).is_ok())
 }
 
 impl RedisServer {
@@ -137,34 +160,60 @@ impl RedisServer {
     /// The same with extra `redis-server` options (e.g. `--cluster-enabled yes`).
     pub fn start_with(extra: &[&str]) -> Result<RedisServer, String> {
         let binary = find_binary("redis-server")?;
+        let extra: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
         let (guard, port, dir) = start_on_free_port(
             "redis",
             "redis.log",
-            |port, dir| {
-                Command::new(&binary)
-                    .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-                    .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
-                    .arg("--dir")
-                    .arg(dir)
-                    .arg("--logfile")
-                    .arg(dir.join("redis.log"))
-                    .args(extra)
-                    .stdin(Stdio::null())
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .spawn()
-                    .map_err(|e| format!("cannot start {}: {e}", binary.display()))
-            },
-            |port, _| {
-                Redis::connect(&format!("redis://127.0.0.1:{port}"))
-                    .is_ok_and(|mut r| r.command(&redis::cmd("PING")).is_ok())
-            },
+            |port, dir| spawn_redis(&binary, port, dir, &extra),
+            |port, _| redis_ready(port),
         )?;
         Ok(RedisServer {
             _guard: guard,
             port,
             _dir: dir,
+            extra,
         })
+    }
+
+    /// Kills the server (as a crash would), keeping its port and directory for
+    /// [`RedisServer::start_again`]: a store that goes away under its clients.
+    pub fn kill(&mut self) {
+        let _ = self._guard.0.kill();
+        let _ = self._guard.0.wait();
+    }
+
+    /// Starts it again on the same port, in the same directory, with the same
+    /// options (with `--appendonly yes` it reloads what it had), ready when this
+    /// returns.
+    pub fn start_again(&mut self) -> Result<(), String> {
+        let binary = find_binary("redis-server")?;
+        let started = Instant::now();
+        // The port was ours a moment ago; a few tries cover a slow release.
+        loop {
+            self._guard = Guard(spawn_redis(
+                &binary,
+                self.port,
+                self._dir.path(),
+                &self.extra,
+            )?);
+            let up = Instant::now();
+            while up.elapsed() < Duration::from_secs(5) {
+                if redis_ready(self.port) {
+                    return Ok(());
+                }
+                if let Ok(Some(_)) = self._guard.0.try_wait() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            if started.elapsed() > Duration::from_secs(15) {
+                return Err(format!(
+                    "redis-server did not come back on port {} within 15 s",
+                    self.port
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
 
     /// `redis://127.0.0.1:<port>`.

@@ -24,6 +24,9 @@
 //! - **redis**: decisions per second through each limiter's Lua script on a local
 //!   redis-server of its own, pipelined from Rust, next to plain `INCR` (and two
 //!   script floors) in the same rounds; the ratio to INCR per script.
+//! - **tower**: requests per second through an axum handler with ratelab-tower in
+//!   memory and on Redis, and with tower-governor, against the bare handler
+//!   (`crates/tower/examples/throughput.rs`).
 //!
 //! The table goes to `bench-results/latest.md` (and the browser's raw samples to
 //! `bench-results/browser.json`); `--docs` also replaces the block between the
@@ -31,7 +34,7 @@
 //!
 //! One module per part, each running its part and parsing what it printed into a
 //! plain struct: [`machine`] (what the numbers were measured on), [`native`],
-//! [`browser`], [`size`], [`load`], [`frames`], [`switch`], [`redis`]; [`report`] turns those structs into
+//! [`browser`], [`size`], [`load`], [`frames`], [`switch`], [`redis`], [`tower`]; [`report`] turns those structs into
 //! the table.
 //! A new part is a module with a `run` function and a struct, a field in
 //! [`Results`], an arm in [`bench`] and a section in [`report`].
@@ -46,6 +49,7 @@ mod redis;
 mod report;
 mod size;
 mod switch;
+mod tower;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -67,10 +71,11 @@ pub enum Part {
     Switch,
     Import,
     Redis,
+    Tower,
 }
 
 impl Part {
-    pub const ALL: [Part; 8] = [
+    pub const ALL: [Part; 9] = [
         Part::Native,
         Part::Browser,
         Part::Size,
@@ -79,6 +84,7 @@ impl Part {
         Part::Switch,
         Part::Import,
         Part::Redis,
+        Part::Tower,
     ];
 
     fn name(self) -> &'static str {
@@ -91,6 +97,7 @@ impl Part {
             Part::Switch => "switch",
             Part::Import => "import",
             Part::Redis => "redis",
+            Part::Tower => "tower",
         }
     }
 
@@ -120,7 +127,7 @@ pub struct Options {
 pub const USAGE: &str = "\
 bench options:
   --only PART[,PART]    run only these parts: native, browser, size, load,
-                        frames, switch, import, redis
+                        frames, switch, import, redis, tower
   --skip PART[,PART]    run all parts but these
   --quick               shorter runs (to try the pipeline; numbers are noisier)
   --docs                also paste the table into docs/benchmarks.md (between
@@ -178,6 +185,7 @@ struct Results {
     switch: Option<switch::Switch>,
     import: Option<import::Import>,
     redis: Option<redis::RedisBench>,
+    tower: Option<tower::TowerBench>,
     load_before: String,
     load_after: String,
     quick: bool,
@@ -256,6 +264,7 @@ pub fn bench(ctx: &Ctx, opts: &Options) -> Result {
                 r.import = Some(import::run(ctx, &work, chromium, opts.quick)?);
             }
             Part::Redis => r.redis = Some(redis::run(ctx, opts.quick)?),
+            Part::Tower => r.tower = Some(tower::run(ctx, opts.quick)?),
         }
     }
     r.load_after = machine::load_average();
@@ -352,7 +361,7 @@ mod tests {
         assert!(parse_options(&["--only".into(), "gpu".into()]).is_err());
         assert!(parse_options(&[
             "--skip".into(),
-            "native,browser,size,load,frames,switch,import,redis".into()
+            "native,browser,size,load,frames,switch,import,redis,tower".into()
         ])
         .is_err());
     }

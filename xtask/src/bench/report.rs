@@ -11,6 +11,7 @@ use super::load::{self, Load};
 use super::native::{self, Native};
 use super::redis::{self, RedisBench};
 use super::switch::{self, Switch};
+use super::tower::TowerBench;
 use super::Results;
 use crate::test::{self, BundleFile};
 use crate::util::{self, Result};
@@ -101,7 +102,45 @@ pub(super) fn markdown(r: &Results) -> String {
     if let Some(b) = &r.redis {
         redis_section(&mut t, b);
     }
+    if let Some(b) = &r.tower {
+        tower_section(&mut t, b);
+    }
     t
+}
+
+fn tower_section(t: &mut String, b: &TowerBench) {
+    let _ = writeln!(
+        t,
+        "\n**Requests per second through an axum handler with a rate-limit layer** \
+        (`crates/tower/examples/throughput.rs`, release; server and clients in one process \
+        on a two-thread tokio runtime; {} keep-alive HTTP/1.1 connections; {} requests per \
+        server and round, every one allowed by a GCRA far above the load, keyed by the \
+        client's address; median of {} rounds). Baseline: the same handler without a layer, \
+        {} per s; each ratio is the median of the per-round ratios. ratelab sends its five \
+        rate-limit fields on every response; tower-governor is measured bare and with its \
+        headers. No target: the rows say what a layer costs a trivial handler.\n",
+        b.connections,
+        thousands(b.requests),
+        b.rounds,
+        thousands(b.axum_per_s as u64),
+    );
+    let _ = writeln!(t, "| layer | requests / s | × bare axum |");
+    let _ = writeln!(t, "|---|---:|---:|");
+    for row in &b.rows {
+        let name = match row.id.as_str() {
+            "ratelab_memory" => "ratelab-tower, in memory",
+            "ratelab_redis" => "ratelab-tower, on Redis (loopback)",
+            "tower_governor" => "tower-governor 0.8",
+            "tower_governor_headers" => "tower-governor 0.8, with its headers",
+            other => other,
+        };
+        let _ = writeln!(
+            t,
+            "| {name} | {} | {:.2}× |",
+            thousands(row.per_s as u64),
+            row.ratio
+        );
+    }
 }
 
 fn redis_section(t: &mut String, b: &RedisBench) {

@@ -27,7 +27,7 @@ mod service;
 mod tree;
 mod write;
 
-use crate::config::Config;
+use crate::config::{Config, LaneSpec};
 use crate::error::SimError;
 use crate::run::{run, Report};
 
@@ -51,6 +51,16 @@ impl Config {
     /// stream and lanes. Times from key `""` with cost 1 are written as bare numbers.
     pub fn to_json(&self) -> String {
         write::config(self)
+    }
+}
+
+impl LaneSpec {
+    /// Parses one limiter object of the format, as a lane of `limiters` is read
+    /// (`{"algorithm": "gcra", "limit": 10, "period_ms": 1000, "burst": 20}`), with
+    /// the same checks and one-line errors, their paths relative to the object
+    /// (`period_ms: must be > 0`). Its `id` defaults to the algorithm's.
+    pub fn from_json(text: &str) -> Result<LaneSpec, SimError> {
+        read::lane_from_str(text)
     }
 }
 

@@ -67,6 +67,12 @@ pub(crate) fn config_from_str(text: &str) -> Result<Config, SimError> {
     config_from_tree(&tree::parse(text)?)
 }
 
+/// One limiter object (a lane, as an entry of `limiters`), its errors' paths relative
+/// to the object (`period_ms: must be > 0`).
+pub(crate) fn lane_from_str(text: &str) -> Result<LaneSpec, SimError> {
+    limiter_from(&tree::parse(text)?, "", None)
+}
+
 pub(crate) fn config_from_value(value: &Value) -> Result<Config, SimError> {
     config_from_tree(&Json::from_value(value))
 }
