@@ -40,6 +40,69 @@ function shown(page) {
   }));
 }
 
+/** The yardstick table's cell for `column` of lane `lane`, as a number (`arrived`: passed + blocked). */
+function cells(page, wanted) {
+  return page.locator('section.yardstick').evaluate((table, wanted) => {
+    const cell = (lane, sel) => {
+      const v = table.querySelector(`tr[data-lane="${lane}"] ${sel}`)?.dataset.value;
+      return v === undefined ? null : Number(v);
+    };
+    const of = {
+      passed: 'td.passed',
+      blocked: 'td.blocked',
+      'max-window': 'td.max-window',
+      departures: 'td.max-window .departures',
+      'max-1s': 'td.max-1s',
+      'longest-wait': 'td.longest-wait',
+    };
+    return wanted.map(({ lane, column }) =>
+      column === 'arrived'
+        ? cell(lane, of.passed) + cell(lane, of.blocked)
+        : cell(lane, of[column]),
+    );
+  }, wanted);
+}
+
+/**
+ * Each number the step states that the yardstick table ("so far", under the lanes)
+ * also shows is the table's, with the clock stopped at the step's moment: a count
+ * as the page writes it, a wait by the value the command line gives for it.
+ */
+async function checkYardstick(page, step, facts, where) {
+  if (step.yardstick.length === 0) return;
+  await page.locator('section.yardstick[aria-busy="false"]').waitFor();
+  const want = step.yardstick.map((c) => c.value);
+  // The table follows the clock a task or two after it stops.
+  await page
+    .waitForFunction(
+      ([wanted, want]) => {
+        const table = document.querySelector('section.yardstick');
+        return wanted.every(({ lane, column }, i) => {
+          const row = table?.querySelector(`tr[data-lane="${lane}"]`);
+          if (!row) return false;
+          if (column === 'arrived') {
+            const n = (c) => Number(row.querySelector(`td.${c}`)?.dataset.value);
+            return n('passed') + n('blocked') === want[i];
+          }
+          const sel = column === 'departures' ? 'td.max-window .departures' : `td.${column}`;
+          return Number(row.querySelector(sel)?.dataset.value) === want[i];
+        });
+      },
+      [step.yardstick, want],
+      { timeout: 5_000 },
+    )
+    .catch(() => {});
+  const have = await cells(page, step.yardstick);
+  for (const [i, c] of step.yardstick.entries()) {
+    const says = facts.get(c.fact);
+    assert.equal(have[i], c.value, `${where}: {${c.fact}} says ${says}, the yardstick's ${c.column} of lane ${c.lane} shows ${have[i]}`);
+    if (c.column !== 'longest-wait') {
+      // A count: the digits on the page are the cell's.
+      assert.equal(Number(says.replace(/\D/g, '')), have[i], `${where}: {${c.fact}} ${says}`);
+    }
+  }
+}
+
 async function walk(t, lang) {
   const expected = lessons(lang);
   assert.ok(expected.length >= 16, `${expected.length} lessons`);
@@ -73,6 +136,7 @@ async function walk(t, lang) {
       const end = Number(await clock.evaluate((c) => c.max));
       assert.ok(step.play_to_ms <= end, `${where}: moment ${step.play_to_ms} past the end ${end}`);
       assert.equal(Number(await clock.inputValue()), step.play_to_ms, where);
+      await checkYardstick(page, step, new Map(s.facts), where);
       const want = new URLSearchParams(step.query);
       await page.waitForFunction(
         ([q, lesson, stepNo]) => {
