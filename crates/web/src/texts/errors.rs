@@ -172,17 +172,163 @@ pub fn notice(line: &str, lang: Lang) -> String {
         core = core.get(..core.len() - en.len()).unwrap_or(core);
         tails.insert(0, *vi);
     }
-    let said = if core == "unknown parameter" {
-        "tham số không có trong định dạng liên kết".to_string()
-    } else if let Some(i) = core.strip_prefix("there is no lane ") {
-        format!("không có làn {i}")
-    } else if let Some(s) = core.strip_prefix("not used by scenario ") {
-        format!("kịch bản {s} không dùng tham số này")
-    } else {
+    let said = reason_vi(core).unwrap_or_else(|| {
         let (_, rest) = split(core);
         translate(rest, lang)
-    };
+    });
     format!("{what}: {said}{}", tails.concat())
+}
+
+/// The link reader's and the lessons' own reasons (`share::parse`, `learn`), in
+/// Vietnamese; `None` for an engine message, which [`translate`] says.
+fn reason_vi(core: &str) -> Option<String> {
+    // "(expected one of a, b)" / "(expected a, b)": the list as written.
+    let expected = |tail: &str| {
+        tail.strip_prefix("(expected one of ")
+            .or_else(|| tail.strip_prefix("(expected "))
+            .map(|l| l.trim_end_matches(')').to_string())
+    };
+    let not = |g: Option<&str>| g.map_or(String::new(), |g| format!(", không phải {g}"));
+    if core == "unknown parameter" {
+        return Some("tham số không có trong định dạng liên kết".to_string());
+    }
+    if let Some(i) = core.strip_prefix("there is no lane ") {
+        return Some(format!("không có làn {i}"));
+    }
+    if let Some(s) = core.strip_prefix("not used by scenario ") {
+        return Some(format!("kịch bản {s} không dùng tham số này"));
+    }
+    if let Some(rest) = core.strip_prefix("unknown scenario ") {
+        let (list, shown) = rest.split_once("; showing ")?;
+        return Some(format!(
+            "không có kịch bản này (cần một trong: {}); hiện {shown}",
+            expected(list)?
+        ));
+    }
+    if let Some(shown) = core.strip_prefix("this build leaves the service model out; showing ") {
+        return Some(format!(
+            "bản dựng này không có mô hình dịch vụ; hiện {shown}"
+        ));
+    }
+    if let Some(rest) = core.strip_prefix("unknown limiter ") {
+        let (bad, list) = rest.split_once(" (expected ")?;
+        return Some(format!(
+            "không có bộ giới hạn {bad} (cần một trong: {})",
+            list.trim_end_matches(')')
+        ));
+    }
+    if let Some(rest) = core.strip_prefix("unknown lesson ") {
+        return Some(format!(
+            "không có bài học này (cần một trong: {})",
+            expected(rest)?
+        ));
+    }
+    if core == "only with a lesson" {
+        return Some("chỉ dùng cùng lesson=".to_string());
+    }
+    if let Some(rest) = core.strip_prefix("lesson ") {
+        let (id, n) = rest.split_once(" has steps 1 to ")?;
+        let n = n.strip_suffix("; showing step 1")?;
+        return Some(format!("bài học {id} có các bước 1 đến {n}; hiện bước 1"));
+    }
+    if let Some(rest) = core.strip_prefix("at most ") {
+        if let Some((n, _)) = rest.split_once(" limiters at once; showing the first ") {
+            return Some(format!(
+                "tối đa {n} bộ giới hạn cùng lúc; hiện {n} bộ đầu tiên"
+            ));
+        }
+        if let Some(n) = rest.strip_suffix(" spans") {
+            return Some(format!("tối đa {n} khoảng"));
+        }
+    }
+    if core == "no limiters given; showing the scenario's" {
+        return Some("không có bộ giới hạn nào; hiện các bộ của kịch bản".to_string());
+    }
+    if let Some(last) = core.strip_prefix("lane numbers run from 0 to ") {
+        return Some(format!("số làn chỉ từ 0 đến {last}"));
+    }
+    if let Some(rest) = core.strip_prefix("only scenario ") {
+        let (s, other) = rest.split_once(" takes it (not ")?;
+        return Some(format!(
+            "chỉ kịch bản {s} dùng tham số này (không phải {})",
+            other.trim_end_matches(')')
+        ));
+    }
+    if let Some(rest) = core.strip_prefix("must be one of ") {
+        let (list, g) = rest
+            .rsplit_once(", got ")
+            .map_or((rest, None), |(a, g)| (a, Some(g)));
+        return Some(format!("phải là một trong: {list}{}", not(g)));
+    }
+    if let Some(g) = core.strip_prefix("must be 1 or 0, got ") {
+        return Some(format!("phải là 1 hoặc 0, không phải {g}"));
+    }
+    if let Some(g) = core.strip_prefix("must be a multiple of the limit from 0.001 to 100, got ") {
+        return Some(format!(
+            "phải là một bội số của giới hạn, từ 0,001 đến 100, không phải {g}"
+        ));
+    }
+    if let Some(g) = core.strip_prefix("must be a whole number of milliseconds, got ") {
+        return Some(format!("phải là một số mili giây nguyên, không phải {g}"));
+    }
+    if let Some(rest) = core.strip_prefix("more than ") {
+        let n = rest.strip_suffix(" requests (use the JSON import)")?;
+        return Some(format!("hơn {n} yêu cầu (hãy dùng ô nhập JSON)"));
+    }
+    if let Some(rest) = core.strip_prefix("request ") {
+        let (i, what) = rest.split_once(": ")?;
+        let said = if let Some(t) =
+            what.strip_suffix(" comes before the one before it (requests must be sorted by time)")
+        {
+            format!("{t} đến trước yêu cầu đứng trước nó (các yêu cầu phải xếp theo thời gian)")
+        } else if let Some(n) = what
+            .strip_prefix("a key must be at most ")
+            .and_then(|r| r.strip_suffix(" characters"))
+        {
+            format!("khóa dài tối đa {n} ký tự")
+        } else if what == "a cost must be > 0" {
+            "chi phí phải lớn hơn 0".to_string()
+        } else if let Some(e) = what.strip_prefix("cost ") {
+            format!("chi phí {}", translate(e, Lang::Vi))
+        } else if let Some(g) = what.strip_prefix("write t, t:key or t:key:cost, got ") {
+            format!("hãy viết t, t:key hoặc t:key:cost, không phải {g}")
+        } else {
+            translate(what, Lang::Vi)
+        };
+        return Some(format!("yêu cầu {i}: {said}"));
+    }
+    if let Some(g) = core.strip_prefix("a span is FROM-TO, like 20s-40s, got ") {
+        return Some(format!(
+            "một khoảng viết là TỪ-ĐẾN, như 20s-40s, không phải {g}"
+        ));
+    }
+    if let Some(part) = core
+        .strip_prefix("spans must be in order and apart, ")
+        .and_then(|r| r.strip_suffix(" is not after the one before"))
+    {
+        return Some(format!(
+            "các khoảng phải theo thứ tự và tách rời nhau, {part} không nằm sau khoảng trước"
+        ));
+    }
+    // "{algorithm} takes no {name} (only {who})".
+    if let Some((who, rest)) = core.split_once(" takes no ") {
+        let (name, only) = rest.split_once(" (only ")?;
+        let only = only.trim_end_matches(')');
+        let only = if only == "the buckets, GCRA, the queue and nginx" {
+            "các xô token, GCRA, hàng đợi và nginx"
+        } else {
+            only
+        };
+        return Some(format!("{who} không nhận {name} (chỉ {only} nhận)"));
+    }
+    // An engine message about one lane's value: "{message} for {algorithm}".
+    if let Some((message, who)) = core.rsplit_once(" for ") {
+        if ratelab_core::Algorithm::from_id(who).is_some() {
+            let (_, rest) = split(message);
+            return Some(format!("{} (với {who})", translate(rest, Lang::Vi)));
+        }
+    }
+    None
 }
 
 /// "lane 3" in `lang`.
@@ -257,5 +403,206 @@ mod tests {
         );
         let en = ratelab_sim::share::parse("limit=0").1[0].to_string();
         assert_eq!(notice(&en, Lang::En), en);
+    }
+
+    /// English words a notice's own sentence uses; none may be left in Vietnamese
+    /// (ids, quoted values and the link's own `key=value` are taken out first).
+    const ENGLISH: &[&str] = &[
+        "a",
+        "after",
+        "and",
+        "apart",
+        "at",
+        "be",
+        "before",
+        "build",
+        "buckets",
+        "by",
+        "characters",
+        "comes",
+        "cost",
+        "default",
+        "defaults",
+        "expected",
+        "first",
+        "for",
+        "from",
+        "given",
+        "got",
+        "has",
+        "ignored",
+        "import",
+        "in",
+        "is",
+        "it",
+        "key",
+        "lane",
+        "large",
+        "leaves",
+        "left",
+        "lesson",
+        "like",
+        "limit",
+        "limiter",
+        "limiters",
+        "milliseconds",
+        "model",
+        "more",
+        "most",
+        "multiple",
+        "must",
+        "no",
+        "not",
+        "number",
+        "numbers",
+        "of",
+        "once",
+        "one",
+        "only",
+        "or",
+        "order",
+        "out",
+        "parameter",
+        "queue",
+        "request",
+        "requests",
+        "run",
+        "scenario",
+        "service",
+        "showing",
+        "sorted",
+        "span",
+        "spans",
+        "step",
+        "steps",
+        "takes",
+        "than",
+        "the",
+        "there",
+        "this",
+        "time",
+        "to",
+        "too",
+        "unknown",
+        "use",
+        "used",
+        "using",
+        "whole",
+        "with",
+        "write",
+    ];
+
+    /// The English words left in `said`, a notice shown in Vietnamese.
+    fn english_in(said: &str) -> Vec<String> {
+        // `key=value: ` is the link as written.
+        let mut rest = said.split_once(": ").map_or(said, |(_, r)| r).to_string();
+        // Quoted values and the ids the notices list are the link's own words.
+        while let Some(a) = rest.find('"') {
+            let b = rest[a + 1..].find('"').map_or(rest.len(), |b| a + b + 2);
+            rest.replace_range(a..b, " ");
+        }
+        let mut ids: Vec<String> = ratelab_sim::scenario::ScenarioId::ALL
+            .iter()
+            .map(|s| s.to_string())
+            .chain(
+                ratelab_core::Algorithm::ALL
+                    .iter()
+                    .map(|a| a.id().to_string()),
+            )
+            .chain(
+                ratelab_learn::lesson::LESSONS
+                    .iter()
+                    .map(|l| l.id.to_string()),
+            )
+            .collect();
+        ids.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        for id in &ids {
+            rest = rest.replace(id.as_str(), " ");
+        }
+        // A token with `:`, `=` or `_` is the link's syntax or a value's id
+        // (`t:key:cost`, `lesson=`, `retry_after`); a Vietnamese word has letters
+        // outside ASCII or is not on the list.
+        rest.split_whitespace()
+            .filter(|t| !t.contains([':', '=', '_']))
+            .flat_map(|t| t.split(|c: char| !c.is_alphabetic() && c != '\''))
+            .filter(|w| ENGLISH.contains(&w.to_ascii_lowercase().as_str()))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Links with a bad value for each parameter the link reader knows, and the
+    /// lessons' own; every notice they give is said in Vietnamese.
+    #[test]
+    fn every_bad_link_notice_is_vietnamese() {
+        const BAD: &[&str] = &[
+            "scenario=nope",
+            "scenario=%3Cb%3E",
+            "limiters=nope,gcra",
+            "limiters=nope",
+            "limiters=",
+            "limiters=gcra,gcra,gcra,gcra,gcra,gcra,gcra,gcra,gcra",
+            "limit=abc",
+            "limit=0",
+            "limit=99999999999999999999999",
+            "period=abc",
+            "period=0",
+            "period=10x",
+            "window=-1",
+            "t=later",
+            "speed=3",
+            "lang=fr",
+            "sel=x",
+            "hl=maybe",
+            "burst=x",
+            "delay=x",
+            "nodelay=perhaps",
+            "colour=red",
+            "scenario=golden&limiters=fixed_window,gcra&burst.0=3&delay.1=2&nodelay.0=1",
+            "scenario=golden&limiters=gcra,nginx&burst.0=0&limit.1=0&period.1=1ms",
+            "limit.9=3",
+            "limit.x=3",
+            "scenario=golden&limiters=gcra,sliding_log&limit.5=3",
+            "scenario=golden&wat.0=1",
+            "scenario=golden&seed=5&load=2&clients=3",
+            "scenario=lab-d&load=x&seed=x&clients=0",
+            "scenario=manual&requests=abc",
+            "scenario=manual&requests=5,3",
+            "scenario=manual&requests=1:k:0",
+            "scenario=manual&requests=1:k:x",
+            "scenario=manual&requests=1:k:1:9",
+            "scenario=golden&noisy=3",
+            "scenario=service&outage=zz",
+            "scenario=service&outage=20s-40s,10s-15s",
+            "scenario=service&key=zz&balance=zz&store=zz&retry=zz",
+            "lesson=nope",
+            "step=2",
+            "lesson=edge&step=9",
+            "lesson=edge&step=x",
+        ];
+        let mut english = Vec::new();
+        let mut seen = 0;
+        for q in BAD {
+            let lessons = crate::learn::from_query(q);
+            let (_, mut notices) = ratelab_sim::share::parse_pairs(&lessons.rest);
+            notices.extend(lessons.notices);
+            assert!(!notices.is_empty(), "{q}: no notice");
+            for n in notices {
+                let en = n.to_string();
+                let said = notice(&en, Lang::Vi);
+                seen += 1;
+                let left = english_in(&said);
+                if !left.is_empty() {
+                    english.push(format!(
+                        "{q}\n    en: {en}\n    vi: {said}\n    English: {left:?}"
+                    ));
+                }
+            }
+        }
+        assert!(seen >= BAD.len(), "{seen} notices");
+        assert!(
+            english.is_empty(),
+            "English in Vietnamese notices:\n{}",
+            english.join("\n")
+        );
     }
 }
