@@ -105,18 +105,22 @@ pub const LESSONS: &[Lesson] = &[
                     fact("tb_edge", StepValue(2, 5, "tokens")),
                 ],
             ),
-            demo(
-                ScenarioId::EdgeBurst,
-                11_000,
-                &[
-                    fact("fw", Passed(0)),
-                    fact("sl", Passed(1)),
-                    fact("tb", Passed(2)),
-                    fact("span", Span(0, 9)),
-                    fact("tb_last", StepValue(2, 9, "tokens")),
-                    fact("t_last", Arrival(9)),
-                ],
-            ),
+            // About the token bucket alone ("Watch its tokens"): its lane is marked.
+            Step {
+                focus: Some(2),
+                ..demo(
+                    ScenarioId::EdgeBurst,
+                    11_000,
+                    &[
+                        fact("fw", Passed(0)),
+                        fact("sl", Passed(1)),
+                        fact("tb", Passed(2)),
+                        fact("span", Span(0, 9)),
+                        fact("tb_last", StepValue(2, 9, "tokens")),
+                        fact("t_last", Arrival(9)),
+                    ],
+                )
+            },
         ],
     },
     Lesson {
@@ -181,6 +185,8 @@ pub const LESSONS: &[Lesson] = &[
             scenario: ScenarioId::Manual,
             lanes: &[l(FixedWindow), l(SlidingLog), l(TokenBucket), l(Gcra)],
             requests: &[1000, 1250, 1500, 1750, 2000, 2250, 2500, 2750],
+            // "Watch the token bucket": its lane is marked.
+            focus: Some(2),
             // The run's end (one window: the quick requests end at 2.75 s); the
             // learner's own clicks make it longer.
             play_to_ms: 10_000,

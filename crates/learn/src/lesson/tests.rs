@@ -430,3 +430,22 @@ fn a_step_stopped_mid_run_does_not_speak_of_the_whole_run() {
         }
     }
 }
+
+/// A step whose text sends the learner to one lane marks that lane (the page
+/// gives it an accent border and brings it into view): "Watch its tokens", "Watch
+/// the token bucket", "Watch the wrong log".
+#[test]
+fn a_step_that_says_watch_one_lane_marks_it() {
+    use ratelab_core::Algorithm::*;
+    for (id, i, algorithm) in [
+        ("edge", 1, TokenBucket),
+        ("manual", 0, TokenBucket),
+        ("logs-denials", 0, SlidingLogLogsBlocked),
+    ] {
+        let s = &lesson(id).unwrap().steps[i];
+        let lane = s
+            .focus
+            .unwrap_or_else(|| panic!("{id} step {i} marks no lane"));
+        assert_eq!(s.lanes[lane].algorithm, algorithm, "{id} step {i}");
+    }
+}
