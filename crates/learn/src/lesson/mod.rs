@@ -6,7 +6,9 @@
 //! watch, names the moment to play to (and the request whose trace to show), and
 //! states what it proved. The statement is a text with slots (`{fw}`), and every
 //! slot is a [`Fact`]: a [`Query`] answered by running the engine on that very
-//! setup. No result is ever typed into a text (a test checks that the "proved" texts
+//! setup, on the requests that have arrived at the step's moment (what the page's
+//! yardstick shows "so far" when its clock stops there; a test checks every number
+//! the table shows). No result is ever typed into a text (a test checks that the "proved" texts
 //! hold no digit outside a slot).
 //!
 //! ```
