@@ -28,6 +28,7 @@ const STEP: Step = Step {
     play_to_ms: 0,
     select: None,
     focus: None,
+    whole_run: false,
     lab_d: false,
     facts: &[],
 };
@@ -145,20 +146,25 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "minute",
         group: Group::Demo,
-        steps: &[demo(
-            ScenarioId::PerSecond,
-            // The run's end: the sixtieth request (59 s) is decided.
-            59_500,
-            &[
-                fact("n", Requests),
-                fact("fw", Passed(0)),
-                fact("sl", Passed(1)),
-                fact("tb", Passed(2)),
-                fact("extra", PassedMinus(2, 0)),
-                fact("b", Burst(2)),
-                fact("per", Interval(2)),
-            ],
-        )],
+        // Counts over the whole minute (the bucket's head start is in its first
+        // seconds): the lanes show all of it.
+        steps: &[Step {
+            whole_run: true,
+            ..demo(
+                ScenarioId::PerSecond,
+                // The run's end: the sixtieth request (59 s) is decided.
+                59_500,
+                &[
+                    fact("n", Requests),
+                    fact("fw", Passed(0)),
+                    fact("sl", Passed(1)),
+                    fact("tb", Passed(2)),
+                    fact("extra", PassedMinus(2, 0)),
+                    fact("b", Burst(2)),
+                    fact("per", Interval(2)),
+                ],
+            )
+        }],
     },
     Lesson {
         id: "drip",
@@ -515,6 +521,8 @@ pub const LESSONS: &[Lesson] = &[
                 m(LeakyQueue),
             ],
             play_to_ms: 180_000,
+            // Per 10 s from the first minute on: the lanes show all three.
+            whole_run: true,
             facts: &[
                 fact("ten", Length(10_000)),
                 fact("fw_h", Histogram(0, 0, 6)),
@@ -593,6 +601,8 @@ pub const LESSONS: &[Lesson] = &[
             scenario: ScenarioId::LabE,
             lanes: SEVEN_PER_MINUTE,
             play_to_ms: 180_000,
+            // The most in a minute, from the burst at 59.9 s on: the whole run.
+            whole_run: true,
             facts: &[
                 fact("fw", MaxInWindow(0)),
                 fact("fw_1s", MaxIn1s(0)),

@@ -141,6 +141,10 @@ pub struct Step {
     pub select: Option<usize>,
     /// The lane the step is about, if one (index in `lanes`).
     pub focus: Option<usize>,
+    /// Whether the step speaks of the whole run (counts from its first request on
+    /// a run longer than the lanes show at 1×): the page then zooms out until the
+    /// lanes show all of it, else it opens the step at 1×.
+    pub whole_run: bool,
     /// Whether the step shows lab D's two tables.
     pub lab_d: bool,
     /// The numbers its texts use.

@@ -148,9 +148,11 @@ pub enum Column {
     Arrived,
     /// The most allowed in one window (`td.max-window`).
     MaxWindow,
-    /// The same by departure time, for a lane that delays (`.departures`).
+    /// The same by departure time, for a lane that delays (`.departures`, whose
+    /// text is `(5 by departure)`).
     Departures,
     /// The most allowed in one second (`td.max-1s`).
+    #[serde(rename = "max-1s")]
     Max1s,
     /// The longest wait, in whole ms rounded up (`td.longest-wait`).
     LongestWait,

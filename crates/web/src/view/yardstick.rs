@@ -84,7 +84,7 @@ fn Row(j: usize, a: Algorithm, name: String, y: Numbers) -> impl IntoView {
         "–".to_string()
     };
     let departures = y.max_in_window_departures.map(|d| {
-        view! { " " <span class="departures" data-value=d>{Signal::derive(move || format!("({d} {})", t().by_departure))}</span> }
+        view! { " " <span class="departures">{Signal::derive(move || format!("({d} {})", t().by_departure))}</span> }
     });
     let state = y.state_numbers;
     view! {
