@@ -179,156 +179,162 @@ pub fn notice(line: &str, lang: Lang) -> String {
     format!("{what}: {said}{}", tails.concat())
 }
 
-/// The link reader's and the lessons' own reasons (`share::parse`, `learn`), in
-/// Vietnamese; `None` for an engine message, which [`translate`] says.
+/// The link reader's and the lessons' own reasons (`share::parse`, `learn`) and
+/// their Vietnamese: `{}` is a part kept as written, `{t}` one said again by
+/// [`translate`] (an engine message). The first that matches is used, so a longer
+/// form comes before a shorter one.
+const VI_REASONS: [(&str, &str); 31] = [
+    (
+        "unknown parameter",
+        "tham số không có trong định dạng liên kết",
+    ),
+    ("there is no lane {}", "không có làn {}"),
+    (
+        "not used by scenario {}",
+        "kịch bản {} không dùng tham số này",
+    ),
+    (
+        "unknown scenario (expected one of {}); showing {}",
+        "không có kịch bản này (cần một trong: {}); hiện {}",
+    ),
+    (
+        "this build leaves the service model out; showing {}",
+        "bản dựng này không có mô hình dịch vụ; hiện {}",
+    ),
+    (
+        "unknown limiter {} (expected {})",
+        "không có bộ giới hạn {} (cần một trong: {})",
+    ),
+    (
+        "unknown lesson (expected one of {})",
+        "không có bài học này (cần một trong: {})",
+    ),
+    ("only with a lesson", "chỉ dùng cùng lesson="),
+    (
+        "lesson {} has steps 1 to {}; showing step 1",
+        "bài học {} có các bước 1 đến {}; hiện bước 1",
+    ),
+    (
+        "at most {} limiters at once; showing the first {}",
+        "tối đa {} bộ giới hạn cùng lúc; hiện {} bộ đầu tiên",
+    ),
+    ("at most {} spans", "tối đa {} khoảng"),
+    (
+        "no limiters given; showing the scenario's",
+        "không có bộ giới hạn nào; hiện các bộ của kịch bản",
+    ),
+    ("lane numbers run from 0 to {}", "số làn chỉ từ 0 đến {}"),
+    (
+        "only scenario {} takes it (not {})",
+        "chỉ kịch bản {} dùng tham số này (không phải {})",
+    ),
+    (
+        "must be one of {}, got {}",
+        "phải là một trong: {}, không phải {}",
+    ),
+    ("must be one of {}", "phải là một trong: {}"),
+    ("must be 1 or 0, got {}", "phải là 1 hoặc 0, không phải {}"),
+    (
+        "must be a multiple of the limit from 0.001 to 100, got {}",
+        "phải là một bội số của giới hạn, từ 0,001 đến 100, không phải {}",
+    ),
+    (
+        "must be a whole number of milliseconds, got {}",
+        "phải là một số mili giây nguyên, không phải {}",
+    ),
+    (
+        "more than {} requests (use the JSON import)",
+        "hơn {} yêu cầu (hãy dùng ô nhập JSON)",
+    ),
+    (
+        "request {}: {} comes before the one before it (requests must be sorted by time)",
+        "yêu cầu {}: {} đến trước yêu cầu đứng trước nó (các yêu cầu phải xếp theo thời gian)",
+    ),
+    (
+        "request {}: a key must be at most {} characters",
+        "yêu cầu {}: khóa dài tối đa {} ký tự",
+    ),
+    (
+        "request {}: a cost must be > 0",
+        "yêu cầu {}: chi phí phải lớn hơn 0",
+    ),
+    (
+        "request {}: write t, t:key or t:key:cost, got {}",
+        "yêu cầu {}: hãy viết t, t:key hoặc t:key:cost, không phải {}",
+    ),
+    ("request {}: cost {t}", "yêu cầu {}: chi phí {}"),
+    ("request {}: {t}", "yêu cầu {}: {}"),
+    (
+        "a span is FROM-TO, like 20s-40s, got {}",
+        "một khoảng viết là TỪ-ĐẾN, như 20s-40s, không phải {}",
+    ),
+    (
+        "spans must be in order and apart, {} is not after the one before",
+        "các khoảng phải theo thứ tự và tách rời nhau, {} không nằm sau khoảng trước",
+    ),
+    (
+        "{} takes no {} (only the buckets, GCRA, the queue and nginx)",
+        "{} không nhận {} (chỉ các xô token, GCRA, hàng đợi và nginx nhận)",
+    ),
+    ("{} takes no {} (only {})", "{} không nhận {} (chỉ {} nhận)"),
+    // A lane's value the engine refused: "{message} for {algorithm}".
+    ("{t} for {a}", "{} (với {})"),
+];
+
+/// `core` said by the first of [`VI_REASONS`] whose English form it fits, or `None`.
 fn reason_vi(core: &str) -> Option<String> {
-    // "(expected one of a, b)" / "(expected a, b)": the list as written.
-    let expected = |tail: &str| {
-        tail.strip_prefix("(expected one of ")
-            .or_else(|| tail.strip_prefix("(expected "))
-            .map(|l| l.trim_end_matches(')').to_string())
-    };
-    let not = |g: Option<&str>| g.map_or(String::new(), |g| format!(", không phải {g}"));
-    if core == "unknown parameter" {
-        return Some("tham số không có trong định dạng liên kết".to_string());
-    }
-    if let Some(i) = core.strip_prefix("there is no lane ") {
-        return Some(format!("không có làn {i}"));
-    }
-    if let Some(s) = core.strip_prefix("not used by scenario ") {
-        return Some(format!("kịch bản {s} không dùng tham số này"));
-    }
-    if let Some(rest) = core.strip_prefix("unknown scenario ") {
-        let (list, shown) = rest.split_once("; showing ")?;
-        return Some(format!(
-            "không có kịch bản này (cần một trong: {}); hiện {shown}",
-            expected(list)?
-        ));
-    }
-    if let Some(shown) = core.strip_prefix("this build leaves the service model out; showing ") {
-        return Some(format!(
-            "bản dựng này không có mô hình dịch vụ; hiện {shown}"
-        ));
-    }
-    if let Some(rest) = core.strip_prefix("unknown limiter ") {
-        let (bad, list) = rest.split_once(" (expected ")?;
-        return Some(format!(
-            "không có bộ giới hạn {bad} (cần một trong: {})",
-            list.trim_end_matches(')')
-        ));
-    }
-    if let Some(rest) = core.strip_prefix("unknown lesson ") {
-        return Some(format!(
-            "không có bài học này (cần một trong: {})",
-            expected(rest)?
-        ));
-    }
-    if core == "only with a lesson" {
-        return Some("chỉ dùng cùng lesson=".to_string());
-    }
-    if let Some(rest) = core.strip_prefix("lesson ") {
-        let (id, n) = rest.split_once(" has steps 1 to ")?;
-        let n = n.strip_suffix("; showing step 1")?;
-        return Some(format!("bài học {id} có các bước 1 đến {n}; hiện bước 1"));
-    }
-    if let Some(rest) = core.strip_prefix("at most ") {
-        if let Some((n, _)) = rest.split_once(" limiters at once; showing the first ") {
-            return Some(format!(
-                "tối đa {n} bộ giới hạn cùng lúc; hiện {n} bộ đầu tiên"
-            ));
-        }
-        if let Some(n) = rest.strip_suffix(" spans") {
-            return Some(format!("tối đa {n} khoảng"));
-        }
-    }
-    if core == "no limiters given; showing the scenario's" {
-        return Some("không có bộ giới hạn nào; hiện các bộ của kịch bản".to_string());
-    }
-    if let Some(last) = core.strip_prefix("lane numbers run from 0 to ") {
-        return Some(format!("số làn chỉ từ 0 đến {last}"));
-    }
-    if let Some(rest) = core.strip_prefix("only scenario ") {
-        let (s, other) = rest.split_once(" takes it (not ")?;
-        return Some(format!(
-            "chỉ kịch bản {s} dùng tham số này (không phải {})",
-            other.trim_end_matches(')')
-        ));
-    }
-    if let Some(rest) = core.strip_prefix("must be one of ") {
-        let (list, g) = rest
-            .rsplit_once(", got ")
-            .map_or((rest, None), |(a, g)| (a, Some(g)));
-        return Some(format!("phải là một trong: {list}{}", not(g)));
-    }
-    if let Some(g) = core.strip_prefix("must be 1 or 0, got ") {
-        return Some(format!("phải là 1 hoặc 0, không phải {g}"));
-    }
-    if let Some(g) = core.strip_prefix("must be a multiple of the limit from 0.001 to 100, got ") {
-        return Some(format!(
-            "phải là một bội số của giới hạn, từ 0,001 đến 100, không phải {g}"
-        ));
-    }
-    if let Some(g) = core.strip_prefix("must be a whole number of milliseconds, got ") {
-        return Some(format!("phải là một số mili giây nguyên, không phải {g}"));
-    }
-    if let Some(rest) = core.strip_prefix("more than ") {
-        let n = rest.strip_suffix(" requests (use the JSON import)")?;
-        return Some(format!("hơn {n} yêu cầu (hãy dùng ô nhập JSON)"));
-    }
-    if let Some(rest) = core.strip_prefix("request ") {
-        let (i, what) = rest.split_once(": ")?;
-        let said = if let Some(t) =
-            what.strip_suffix(" comes before the one before it (requests must be sorted by time)")
-        {
-            format!("{t} đến trước yêu cầu đứng trước nó (các yêu cầu phải xếp theo thời gian)")
-        } else if let Some(n) = what
-            .strip_prefix("a key must be at most ")
-            .and_then(|r| r.strip_suffix(" characters"))
-        {
-            format!("khóa dài tối đa {n} ký tự")
-        } else if what == "a cost must be > 0" {
-            "chi phí phải lớn hơn 0".to_string()
-        } else if let Some(e) = what.strip_prefix("cost ") {
-            format!("chi phí {}", translate(e, Lang::Vi))
-        } else if let Some(g) = what.strip_prefix("write t, t:key or t:key:cost, got ") {
-            format!("hãy viết t, t:key hoặc t:key:cost, không phải {g}")
+    VI_REASONS
+        .iter()
+        .find_map(|(en, vi)| fit(en, core).map(|parts| fill_in(vi, &parts)))
+}
+
+/// The parts of `line` that fill the holes of `template`, if it fits: each hole
+/// takes the text up to the first place its next literal piece fits (the last piece
+/// must end the line); a `{t}` part is said by [`translate`]; an `{a}` part must
+/// be an algorithm's id.
+fn fit(template: &str, line: &str) -> Option<Vec<String>> {
+    let mut pieces = template.split('{');
+    let mut rest = line.strip_prefix(pieces.next()?)?;
+    let mut parts = Vec::new();
+    while let Some(piece) = pieces.next() {
+        let (kind, literal) = piece.split_once('}')?;
+        let part = if pieces.clone().next().is_none() {
+            let part = rest.strip_suffix(literal)?;
+            rest = "";
+            part
         } else {
-            translate(what, Lang::Vi)
+            // Before an algorithm's id (the line's end), the last place: the
+            // message before it may hold the same words.
+            let next = pieces.clone().next().and_then(|p| p.split_once('}'));
+            let at = if next.is_some_and(|(k, _)| k == "a") {
+                rest.rfind(literal)
+            } else {
+                rest.find(literal)
+            }
+            .filter(|_| !literal.is_empty())?;
+            let part = rest.get(..at)?;
+            rest = rest.get(at + literal.len()..)?;
+            part
         };
-        return Some(format!("yêu cầu {i}: {said}"));
+        parts.push(match kind {
+            "t" => translate(split(part).1, Lang::Vi),
+            "a" if ratelab_core::Algorithm::from_id(part).is_none() => return None,
+            _ => part.to_string(),
+        });
     }
-    if let Some(g) = core.strip_prefix("a span is FROM-TO, like 20s-40s, got ") {
-        return Some(format!(
-            "một khoảng viết là TỪ-ĐẾN, như 20s-40s, không phải {g}"
-        ));
+    rest.is_empty().then_some(parts)
+}
+
+/// `template` with its `{}` holes filled by `parts`, in order.
+fn fill_in(template: &str, parts: &[String]) -> String {
+    let mut out = String::new();
+    let mut pieces = template.split("{}");
+    out.push_str(pieces.next().unwrap_or_default());
+    for (piece, part) in pieces.zip(parts) {
+        out.push_str(part);
+        out.push_str(piece);
     }
-    if let Some(part) = core
-        .strip_prefix("spans must be in order and apart, ")
-        .and_then(|r| r.strip_suffix(" is not after the one before"))
-    {
-        return Some(format!(
-            "các khoảng phải theo thứ tự và tách rời nhau, {part} không nằm sau khoảng trước"
-        ));
-    }
-    // "{algorithm} takes no {name} (only {who})".
-    if let Some((who, rest)) = core.split_once(" takes no ") {
-        let (name, only) = rest.split_once(" (only ")?;
-        let only = only.trim_end_matches(')');
-        let only = if only == "the buckets, GCRA, the queue and nginx" {
-            "các xô token, GCRA, hàng đợi và nginx"
-        } else {
-            only
-        };
-        return Some(format!("{who} không nhận {name} (chỉ {only} nhận)"));
-    }
-    // An engine message about one lane's value: "{message} for {algorithm}".
-    if let Some((message, who)) = core.rsplit_once(" for ") {
-        if ratelab_core::Algorithm::from_id(who).is_some() {
-            let (_, rest) = split(message);
-            return Some(format!("{} (với {who})", translate(rest, Lang::Vi)));
-        }
-    }
-    None
+    out
 }
 
 /// "lane 3" in `lang`.
@@ -403,6 +409,20 @@ mod tests {
         );
         let en = ratelab_sim::share::parse("limit=0").1[0].to_string();
         assert_eq!(notice(&en, Lang::En), en);
+    }
+
+    #[test]
+    fn a_lanes_refused_value_names_its_limiter_once() {
+        // The engine's message may say "for" itself: the limiter is the last one.
+        assert_eq!(
+            notice(
+                "limit.0=99: 99 is too large for this period_ms (at most 7, so that limit · period_ms stays below 2^62) for gcra; using the default",
+                Lang::Vi
+            ),
+            "limit.0=99: 99 quá lớn với chu kỳ này (tối đa 7) (với gcra); dùng giá trị mặc định"
+        );
+        // Not a limiter's id: not this form.
+        assert!(reason_vi("made for you").is_none());
     }
 
     /// English words a notice's own sentence uses; none may be left in Vietnamese
