@@ -197,3 +197,27 @@ test('a link opens a lesson step; a hostile lesson= is a one-line notice', async
   await bad.locator('.catalog button[data-lesson="edge"]').click();
   await bad.locator('article.lesson[data-lesson="edge"] .proved strong.fact').first().waitFor();
 });
+
+test('a bad link on the Vietnamese page: its notices are Vietnamese, and so is the GCRA legend', async (t) => {
+  const page = await open(
+    t,
+    site.browser,
+    `${site.base}?lang=vi&scenario=nope&limiters=gcra,nope&limit=0&burst.0=x&step=2&lesson=nope`,
+  );
+  const notice = page.locator('.notices li');
+  await notice.first().waitFor();
+  const texts = await notice.allTextContents();
+  assert.equal(texts.length, 6, texts.join('\n'));
+  // English words the link reader's reasons use; the ids in the lists are the
+  // link's own words and may stay.
+  const english = /\b(unknown|expected|showing|left out|ignored|must|using the default|only with)\b/;
+  for (const line of texts) {
+    const reason = line.slice(line.indexOf(': ') + 2);
+    assert.doesNotMatch(reason, english, line);
+  }
+  assert.ok(texts.some((l) => l.startsWith('scenario=nope: không có kịch bản này')), texts.join('\n'));
+  assert.ok(texts.some((l) => l.startsWith('limiters=gcra,nope: không có bộ giới hạn nope')), texts.join('\n'));
+  const legend = await page.locator('ul.legend li.has-gcra').nth(1).textContent();
+  assert.match(legend, /bây giờ \+ τ/);
+  assert.doesNotMatch(legend, /now/);
+});
