@@ -40,6 +40,75 @@ function shown(page) {
   }));
 }
 
+/** The yardstick table's cell for `column` of lane `lane`, as a number (`arrived`: passed + blocked). */
+function cells(page, wanted) {
+  return page.locator('section.yardstick').evaluate((table, wanted) => {
+    const cell = (lane, sel) => {
+      const el = table.querySelector(`tr[data-lane="${lane}"] ${sel}`);
+      if (!el) return null;
+      // "(5 by departure)": the number is in the text.
+      if (el.dataset.value === undefined) return Number(el.textContent.match(/\d+/)?.[0]);
+      return Number(el.dataset.value);
+    };
+    const of = {
+      passed: 'td.passed',
+      blocked: 'td.blocked',
+      'max-window': 'td.max-window',
+      departures: 'td.max-window .departures',
+      'max-1s': 'td.max-1s',
+      'longest-wait': 'td.longest-wait',
+    };
+    return wanted.map(({ lane, column }) =>
+      column === 'arrived'
+        ? cell(lane, of.passed) + cell(lane, of.blocked)
+        : cell(lane, of[column]),
+    );
+  }, wanted);
+}
+
+/**
+ * Each number the step states that the yardstick table ("so far", under the lanes)
+ * also shows is the table's, with the clock stopped at the step's moment: a count
+ * as the page writes it, a wait by the value the command line gives for it.
+ */
+async function checkYardstick(page, step, facts, where) {
+  if (step.yardstick.length === 0) return;
+  await page.locator('section.yardstick[aria-busy="false"]').waitFor();
+  const want = step.yardstick.map((c) => c.value);
+  // The table follows the clock a task or two after it stops.
+  await page
+    .waitForFunction(
+      ([wanted, want]) => {
+        const table = document.querySelector('section.yardstick');
+        return wanted.every(({ lane, column }, i) => {
+          const row = table?.querySelector(`tr[data-lane="${lane}"]`);
+          if (!row) return false;
+          if (column === 'arrived') {
+            const n = (c) => Number(row.querySelector(`td.${c}`)?.dataset.value);
+            return n('passed') + n('blocked') === want[i];
+          }
+          if (column === 'departures') {
+            const text = row.querySelector('td.max-window .departures')?.textContent ?? '';
+            return Number(text.match(/\d+/)?.[0]) === want[i];
+          }
+          return Number(row.querySelector(`td.${column}`)?.dataset.value) === want[i];
+        });
+      },
+      [step.yardstick, want],
+      { timeout: 5_000 },
+    )
+    .catch(() => {});
+  const have = await cells(page, step.yardstick);
+  for (const [i, c] of step.yardstick.entries()) {
+    const says = facts.get(c.fact);
+    assert.equal(have[i], c.value, `${where}: {${c.fact}} says ${says}, the yardstick's ${c.column} of lane ${c.lane} shows ${have[i]}`);
+    if (c.column !== 'longest-wait') {
+      // A count: the digits on the page are the cell's.
+      assert.equal(Number(says.replace(/\D/g, '')), have[i], `${where}: {${c.fact}} ${says}`);
+    }
+  }
+}
+
 async function walk(t, lang) {
   const expected = lessons(lang);
   assert.ok(expected.length >= 16, `${expected.length} lessons`);
@@ -73,6 +142,7 @@ async function walk(t, lang) {
       const end = Number(await clock.evaluate((c) => c.max));
       assert.ok(step.play_to_ms <= end, `${where}: moment ${step.play_to_ms} past the end ${end}`);
       assert.equal(Number(await clock.inputValue()), step.play_to_ms, where);
+      await checkYardstick(page, step, new Map(s.facts), where);
       const want = new URLSearchParams(step.query);
       await page.waitForFunction(
         ([q, lesson, stepNo]) => {
@@ -126,4 +196,28 @@ test('a link opens a lesson step; a hostile lesson= is a one-line notice', async
   await bad.locator('.catalog button[data-lesson="edge"]').waitFor();
   await bad.locator('.catalog button[data-lesson="edge"]').click();
   await bad.locator('article.lesson[data-lesson="edge"] .proved strong.fact').first().waitFor();
+});
+
+test('a bad link on the Vietnamese page: its notices are Vietnamese, and so is the GCRA legend', async (t) => {
+  const page = await open(
+    t,
+    site.browser,
+    `${site.base}?lang=vi&scenario=nope&limiters=gcra,nope&limit=0&burst.0=x&step=2&lesson=nope`,
+  );
+  const notice = page.locator('.notices li');
+  await notice.first().waitFor();
+  const texts = await notice.allTextContents();
+  assert.equal(texts.length, 6, texts.join('\n'));
+  // English words the link reader's reasons use; the ids in the lists are the
+  // link's own words and may stay.
+  const english = /\b(unknown|expected|showing|left out|ignored|must|using the default|only with)\b/;
+  for (const line of texts) {
+    const reason = line.slice(line.indexOf(': ') + 2);
+    assert.doesNotMatch(reason, english, line);
+  }
+  assert.ok(texts.some((l) => l.startsWith('scenario=nope: không có kịch bản này')), texts.join('\n'));
+  assert.ok(texts.some((l) => l.startsWith('limiters=gcra,nope: không có bộ giới hạn nope')), texts.join('\n'));
+  const legend = await page.locator('ul.legend li.has-gcra').nth(1).textContent();
+  assert.match(legend, /bây giờ \+ τ/);
+  assert.doesNotMatch(legend, /now/);
 });

@@ -226,9 +226,73 @@ pub fn speed_for(to_ms: u64) -> Option<u32> {
         .find(|&s| to_ms.saturating_mul(1000) / u64::from(s) <= PLAY_WITHIN_MS)
 }
 
+/// The zoom level a step opens at on `sim` (its own setup's run): 1×, or, for a
+/// step about the whole run, the closest level that shows all of it.
+pub fn zoom_for(step: &Step, sim: &crate::model::Sim) -> u32 {
+    if step.whole_run {
+        sim.whole_run_zoom()
+    } else {
+        crate::model::ONE_X
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// At a step's moment, what it talks about is on screen: the lanes' span at
+    /// the zoom it opens at holds the moment, every request and moment its facts
+    /// name, its selected request, and, when it states a count over the stream
+    /// (passed, blocked, most in a window, a wait, a histogram), the run from its
+    /// first request on.
+    #[test]
+    fn every_step_frames_what_it_talks_about() {
+        use ratelab_learn::lesson::{Query, LESSONS};
+        let mut off = Vec::new();
+        for l in LESSONS {
+            for (i, s) in l.steps.iter().enumerate() {
+                let sim = crate::model::Sim::new(&s.link().setup).unwrap();
+                let (from, to) = sim.zoomed_span(s.play_to_ms, zoom_for(s, &sim));
+                let t_of = |r: usize| sim.request(r as u64).map(|r| r.t);
+                let first = t_of(0).unwrap_or(0);
+                let mut named = vec![("the moment".to_string(), s.play_to_ms)];
+                named.extend(
+                    s.select
+                        .and_then(t_of)
+                        .map(|t| ("the selected request".into(), t)),
+                );
+                for f in s.facts {
+                    match f.query {
+                        Query::Arrival(r) => {
+                            named.extend(t_of(r).map(|t| (format!("{{{}}}", f.name), t)))
+                        }
+                        Query::Clock(t) => named.push((format!("{{{}}}", f.name), t)),
+                        Query::Passed(_)
+                        | Query::Blocked(_)
+                        | Query::PassedMinus(..)
+                        | Query::Requests
+                        | Query::MaxInWindow(_)
+                        | Query::MaxIn1s(_)
+                        | Query::LongestWait(_)
+                        | Query::Histogram(..) => named.push((
+                            format!("{{{}}} (counted from the first request)", f.name),
+                            first,
+                        )),
+                        _ => {}
+                    }
+                }
+                for (what, t) in named {
+                    if !(from..=to).contains(&t) {
+                        off.push(format!(
+                            "{} step {i}: {what} at {t} ms, the lanes show {from}–{to} ms",
+                            l.id
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(off.is_empty(), "off screen at the step's moment: {off:#?}");
+    }
 
     #[test]
     fn links_name_a_lesson_and_a_step() {

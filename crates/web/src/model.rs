@@ -382,6 +382,17 @@ impl Sim {
         (start, start.saturating_add(span))
     }
 
+    /// The closest zoom level at which the lanes show the whole run, `(0, end)`:
+    /// [`ONE_X`] when 1× already does (a lesson step about the whole run opens at it).
+    pub fn whole_run_zoom(&self) -> u32 {
+        let whole = (0, self.end());
+        let mut level = ONE_X;
+        while level > 0 && self.zoomed_span(0, level) != whole {
+            level -= 1;
+        }
+        level
+    }
+
     /// The marks of lane `lane` in `[from, to]`, or `None` when there are more than
     /// [`MAX_MARKS`] (draw [`Sim::columns`] instead).
     pub fn marks(&self, lane: usize, from: u64, to: u64) -> Option<Vec<Mark>> {

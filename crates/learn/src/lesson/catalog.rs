@@ -28,6 +28,7 @@ const STEP: Step = Step {
     play_to_ms: 0,
     select: None,
     focus: None,
+    whole_run: false,
     lab_d: false,
     facts: &[],
 };
@@ -105,18 +106,22 @@ pub const LESSONS: &[Lesson] = &[
                     fact("tb_edge", StepValue(2, 5, "tokens")),
                 ],
             ),
-            demo(
-                ScenarioId::EdgeBurst,
-                11_000,
-                &[
-                    fact("fw", Passed(0)),
-                    fact("sl", Passed(1)),
-                    fact("tb", Passed(2)),
-                    fact("span", Span(0, 9)),
-                    fact("tb_last", StepValue(2, 9, "tokens")),
-                    fact("t_last", Arrival(9)),
-                ],
-            ),
+            // About the token bucket alone ("Watch its tokens"): its lane is marked.
+            Step {
+                focus: Some(2),
+                ..demo(
+                    ScenarioId::EdgeBurst,
+                    11_000,
+                    &[
+                        fact("fw", Passed(0)),
+                        fact("sl", Passed(1)),
+                        fact("tb", Passed(2)),
+                        fact("span", Span(0, 9)),
+                        fact("tb_last", StepValue(2, 9, "tokens")),
+                        fact("t_last", Arrival(9)),
+                    ],
+                )
+            },
         ],
     },
     Lesson {
@@ -141,20 +146,25 @@ pub const LESSONS: &[Lesson] = &[
     Lesson {
         id: "minute",
         group: Group::Demo,
-        steps: &[demo(
-            ScenarioId::PerSecond,
-            // The run's end: the sixtieth request (59 s) is decided.
-            59_500,
-            &[
-                fact("n", Requests),
-                fact("fw", Passed(0)),
-                fact("sl", Passed(1)),
-                fact("tb", Passed(2)),
-                fact("extra", PassedMinus(2, 0)),
-                fact("b", Burst(2)),
-                fact("per", Interval(2)),
-            ],
-        )],
+        // Counts over the whole minute (the bucket's head start is in its first
+        // seconds): the lanes show all of it.
+        steps: &[Step {
+            whole_run: true,
+            ..demo(
+                ScenarioId::PerSecond,
+                // The run's end: the sixtieth request (59 s) is decided.
+                59_500,
+                &[
+                    fact("n", Requests),
+                    fact("fw", Passed(0)),
+                    fact("sl", Passed(1)),
+                    fact("tb", Passed(2)),
+                    fact("extra", PassedMinus(2, 0)),
+                    fact("b", Burst(2)),
+                    fact("per", Interval(2)),
+                ],
+            )
+        }],
     },
     Lesson {
         id: "drip",
@@ -181,6 +191,8 @@ pub const LESSONS: &[Lesson] = &[
             scenario: ScenarioId::Manual,
             lanes: &[l(FixedWindow), l(SlidingLog), l(TokenBucket), l(Gcra)],
             requests: &[1000, 1250, 1500, 1750, 2000, 2250, 2500, 2750],
+            // "Watch the token bucket": its lane is marked.
+            focus: Some(2),
             // The run's end (one window: the quick requests end at 2.75 s); the
             // learner's own clicks make it longer.
             play_to_ms: 10_000,
@@ -201,10 +213,12 @@ pub const LESSONS: &[Lesson] = &[
         id: "golden",
         group: Group::Traces,
         steps: &[
+            // Played to 11.2 s, where the busiest window is complete: its numbers
+            // are the yardstick's at that moment.
             golden(
                 0,
                 Some(6),
-                10_100,
+                11_200,
                 &[
                     fact("n", Requests),
                     fact("t", Arrival(6)),
@@ -230,6 +244,7 @@ pub const LESSONS: &[Lesson] = &[
                     fact("a", Arrival(5)),
                     fact("b", Arrival(9)),
                     fact("start1", After(1, 10, "start")),
+                    fact("now", Clock(15_000)),
                     fact("passed", Passed(1)),
                     fact("max", MaxInWindow(1)),
                 ],
@@ -315,6 +330,7 @@ pub const LESSONS: &[Lesson] = &[
                     fact("tok", Tokens(6, 10_400)),
                     fact("tb_tok", StepValue(4, 7, "tokens")),
                     fact("retry", RetryExact(6, 10_400)),
+                    fact("now", Clock(11_200)),
                     fact("passed", Passed(6)),
                     fact("tb_passed", Passed(4)),
                     fact("period", Interval(6)),
@@ -349,19 +365,20 @@ pub const LESSONS: &[Lesson] = &[
         group: Group::Traces,
         steps: &[Step {
             scenario: ScenarioId::PerSecond,
-            lanes: &[l(SlidingLog), l(SlidingLogLogsBlocked), l(FixedWindow)],
+            // The wrong log first: brought under the clock bar as the step's lane,
+            // the correct one is right below it, on screen (at 1280 × 800, above
+            // it would be under the panel).
+            lanes: &[l(SlidingLogLogsBlocked), l(SlidingLog), l(FixedWindow)],
             play_to_ms: 15_000,
-            focus: Some(1),
+            focus: Some(0),
             facts: &[
-                fact("t15", Length(15_000)),
-                fact("ok15", AllowedIn(0, 0, 15_000)),
-                fact("bad15", AllowedIn(1, 0, 15_000)),
+                fact("t15", Clock(15_000)),
                 fact("t14", Clock(14_000)),
-                fact("len", LogLength(1, 14_000)),
-                fact("ok_len", LogLength(0, 14_000)),
+                fact("len", LogLength(0, 14_000)),
+                fact("ok_len", LogLength(1, 14_000)),
                 fact("n", Requests),
-                fact("ok", Passed(0)),
-                fact("bad", Passed(1)),
+                fact("ok", Passed(1)),
+                fact("bad", Passed(0)),
             ],
             ..STEP
         }],
@@ -507,6 +524,8 @@ pub const LESSONS: &[Lesson] = &[
                 m(LeakyQueue),
             ],
             play_to_ms: 180_000,
+            // Per 10 s from the first minute on: the lanes show all three.
+            whole_run: true,
             facts: &[
                 fact("ten", Length(10_000)),
                 fact("fw_h", Histogram(0, 0, 6)),
@@ -585,6 +604,8 @@ pub const LESSONS: &[Lesson] = &[
             scenario: ScenarioId::LabE,
             lanes: SEVEN_PER_MINUTE,
             play_to_ms: 180_000,
+            // The most in a minute, from the burst at 59.9 s on: the whole run.
+            whole_run: true,
             facts: &[
                 fact("fw", MaxInWindow(0)),
                 fact("fw_1s", MaxIn1s(0)),

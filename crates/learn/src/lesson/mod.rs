@@ -6,7 +6,9 @@
 //! watch, names the moment to play to (and the request whose trace to show), and
 //! states what it proved. The statement is a text with slots (`{fw}`), and every
 //! slot is a [`Fact`]: a [`Query`] answered by running the engine on that very
-//! setup. No result is ever typed into a text (a test checks that the "proved" texts
+//! setup, on the requests that have arrived at the step's moment (what the page's
+//! yardstick shows "so far" when its clock stops there; a test checks every number
+//! the table shows). No result is ever typed into a text (a test checks that the "proved" texts
 //! hold no digit outside a slot).
 //!
 //! ```
@@ -34,7 +36,7 @@ use crate::judge::Judged;
 pub use crate::texts::Lang;
 use crate::texts::{render, Texts};
 pub use catalog::LESSONS;
-pub use query::{fact, Fact, FactValue, Query};
+pub use query::{fact, Column, Fact, FactValue, Query};
 use ratelab_sim::scenario::ScenarioId;
 use ratelab_sim::share::{normalise_ids, Link, Setup, View};
 use ratelab_sim::SimError;
@@ -139,6 +141,10 @@ pub struct Step {
     pub select: Option<usize>,
     /// The lane the step is about, if one (index in `lanes`).
     pub focus: Option<usize>,
+    /// Whether the step speaks of the whole run (counts from its first request on
+    /// a run longer than the lanes show at 1×): the page then zooms out until the
+    /// lanes show all of it, else it opens the step at 1×.
+    pub whole_run: bool,
     /// Whether the step shows lab D's two tables.
     pub lab_d: bool,
     /// The numbers its texts use.
@@ -269,7 +275,9 @@ impl FactRun {
 
 /// Every lesson's numbers in one language, as the page shows them: `[{"id",
 /// "title", "steps": [{"query", "play_to_ms", "select", "focus", "watch",
-/// "proved", "facts": [{"name", "text"}]}]}]`. The end-to-end tests compare the
+/// "proved", "facts": [[name, text]], "yardstick": [{"fact", "lane", "column",
+/// "value"}]}]}]`, the last the facts the page's yardstick table shows at the
+/// step's moment, with the value its cell holds. The end-to-end tests compare the
 /// page with this (`ratelab lessons --json`).
 pub fn summary_json(lang: Lang) -> Result<String, SimError> {
     #[derive(Serialize)]
@@ -282,6 +290,14 @@ pub fn summary_json(lang: Lang) -> Result<String, SimError> {
         watch: &'a str,
         proved: &'a str,
         facts: Vec<(&'static str, &'a str)>,
+        yardstick: Vec<Cell>,
+    }
+    #[derive(Serialize)]
+    struct Cell {
+        fact: &'static str,
+        lane: usize,
+        column: Column,
+        value: Option<u64>,
     }
     #[derive(Serialize)]
     struct LessonOut<'a> {
@@ -295,13 +311,15 @@ pub fn summary_json(lang: Lang) -> Result<String, SimError> {
         .collect::<Result<Vec<_>, _>>()?;
     let out: Vec<LessonOut<'_>> = runs
         .iter()
-        .map(|r| LessonOut {
+        .zip(LESSONS)
+        .map(|(r, l)| LessonOut {
             id: r.id,
             title: &r.title,
             steps: r
                 .steps
                 .iter()
-                .map(|s| StepOut {
+                .zip(l.steps)
+                .map(|(s, step)| StepOut {
                     title: &s.title,
                     query: &s.query,
                     play_to_ms: s.play_to_ms,
@@ -310,6 +328,20 @@ pub fn summary_json(lang: Lang) -> Result<String, SimError> {
                     watch: &s.watch,
                     proved: &s.proved,
                     facts: s.facts.iter().map(|f| (f.name, f.text.as_str())).collect(),
+                    yardstick: step
+                        .facts
+                        .iter()
+                        .zip(&s.facts)
+                        .filter_map(|(f, run)| {
+                            let (lane, column) = f.query.on_yardstick()?;
+                            Some(Cell {
+                                fact: f.name,
+                                lane,
+                                column,
+                                value: run.value.table_value(),
+                            })
+                        })
+                        .collect(),
                 })
                 .collect(),
         })
@@ -354,7 +386,13 @@ impl Lesson {
                 (Some(spec), true) => Some(crate::judge::judge(spec).map_err(where_)?),
                 _ => None,
             };
-            let ctx = query::Context::new(&config, &report, judged.as_ref());
+            // Every fact is the engine's value at the step's moment: the run of the
+            // requests that have arrived when the clock stops there, which is what the
+            // page's yardstick shows ("so far"). A step that states whole-run totals
+            // plays to the run's end, where the two are the same.
+            let cut = at_moment(&config, &report, step.play_to_ms).map_err(where_)?;
+            let (config_now, report_now) = cut.as_ref().map_or((&config, &report), |(c, r)| (c, r));
+            let ctx = query::Context::new(config_now, report_now, judged.as_ref());
             let mut facts = Vec::with_capacity(step.facts.len());
             for f in step.facts {
                 let value = ctx
@@ -404,6 +442,25 @@ impl Lesson {
             steps,
         })
     }
+}
+
+/// The config and run of the requests that arrived at or before `t` (the sweep,
+/// which is not on the clock, kept whole), or `None` when every request had.
+fn at_moment(
+    config: &Config,
+    report: &Report,
+    t: u64,
+) -> Result<Option<(Config, Report)>, SimError> {
+    let arrived = config.stream.requests.partition_point(|r| r.t <= t);
+    if arrived == config.stream.requests.len() {
+        return Ok(None);
+    }
+    let mut cut = config.clone();
+    cut.stream.requests.truncate(arrived);
+    cut.sweep = None;
+    let mut now = run(&cut)?;
+    now.sweep.clone_from(&report.sweep);
+    Ok(Some((cut, now)))
 }
 
 #[cfg(test)]

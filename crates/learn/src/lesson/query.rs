@@ -135,6 +135,62 @@ pub enum Query {
     LoadLabel(usize),
 }
 
+/// A number of the page's yardstick table ("so far", one row per lane), by the
+/// class of the cell that shows it (its `data-value`, whole ms for a wait).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Column {
+    /// Passed (`td.passed`).
+    Passed,
+    /// Blocked (`td.blocked`).
+    Blocked,
+    /// Passed + blocked: the requests that have arrived (every lane sees them all).
+    Arrived,
+    /// The most allowed in one window (`td.max-window`).
+    MaxWindow,
+    /// The same by departure time, for a lane that delays (`.departures`, whose
+    /// text is `(5 by departure)`).
+    Departures,
+    /// The most allowed in one second (`td.max-1s`).
+    #[serde(rename = "max-1s")]
+    Max1s,
+    /// The longest wait, in whole ms rounded up (`td.longest-wait`).
+    LongestWait,
+}
+
+impl Column {
+    /// What the table shows in this column for a lane's yardstick `y`.
+    pub fn of(self, y: &ratelab_sim::Yardstick) -> Option<u64> {
+        Some(match self {
+            Column::Passed => y.passed,
+            Column::Blocked => y.blocked,
+            Column::Arrived => y.passed + y.blocked,
+            Column::MaxWindow => y.max_in_window,
+            Column::Departures => y.max_in_window_departures?,
+            Column::Max1s => y.max_in_1s,
+            Column::LongestWait => y.longest_wait_ms,
+        })
+    }
+}
+
+impl Query {
+    /// Where the page's yardstick table shows this number, if it does: the lane
+    /// (its row) and the column. At the step's moment the table and the fact agree
+    /// (a test checks every step of every lesson).
+    pub fn on_yardstick(&self) -> Option<(usize, Column)> {
+        Some(match *self {
+            Query::Requests => (0, Column::Arrived),
+            Query::Passed(l) => (l, Column::Passed),
+            Query::Blocked(l) => (l, Column::Blocked),
+            Query::MaxInWindow(l) => (l, Column::MaxWindow),
+            Query::MaxDepartures(l) => (l, Column::Departures),
+            Query::MaxIn1s(l) => (l, Column::Max1s),
+            Query::LongestWait(l) => (l, Column::LongestWait),
+            _ => return None,
+        })
+    }
+}
+
 /// A fact's value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FactValue {
@@ -185,6 +241,16 @@ impl Serialize for FactValue {
 }
 
 impl FactValue {
+    /// The value as the yardstick table holds it: a count as is, a time or a
+    /// length in whole ms rounded up; `None` for other values.
+    pub fn table_value(&self) -> Option<u64> {
+        match self {
+            FactValue::Count(n) => Some(*n),
+            FactValue::Time(m) | FactValue::Duration(m) => Some(m.ceil_ms()),
+            _ => None,
+        }
+    }
+
     /// The value as a text in `lang` writes it: `9.8 s` / `9,8 s`, `4.95` / `4,95`,
     /// `≈13.273 %`, counts of 10 000 and more grouped with a no-break space.
     pub fn text(&self, lang: Lang) -> String {

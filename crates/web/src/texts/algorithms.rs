@@ -116,7 +116,7 @@ pub fn algorithm_text(algorithm: Algorithm) -> &'static Tr<AlgorithmText> {
             },
             vi: AlgorithmText {
                 title: "GCRA",
-                promise: "Mỗi client một con số: thời điểm đến lý thuyết TAT. Yêu cầu được qua nếu TAT − now ≤ τ. Nó ra quyết định giống hệt token bucket, mà không cần phép tính nạp token.",
+                promise: "Mỗi client một con số: thời điểm đến lý thuyết TAT. Yêu cầu được qua nếu TAT − bây giờ ≤ τ. Nó ra quyết định giống hệt token bucket, mà không cần phép tính nạp token.",
                 fits: "Bộ giới hạn hiệu năng cao và kho dùng chung (Redis): mỗi khóa một mốc thời gian, một phép so sánh, không cần nạp lại chạy nền.",
                 misleads: "Tham số (T, τ) khó đọc hơn \"b token, r mỗi giây\"; \"burst\" trong các thư viện GCRA nghĩa là sức chứa của xô, không phải số yêu cầu thêm ngoài tốc độ.",
             },

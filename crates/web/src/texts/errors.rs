@@ -172,17 +172,169 @@ pub fn notice(line: &str, lang: Lang) -> String {
         core = core.get(..core.len() - en.len()).unwrap_or(core);
         tails.insert(0, *vi);
     }
-    let said = if core == "unknown parameter" {
-        "tham số không có trong định dạng liên kết".to_string()
-    } else if let Some(i) = core.strip_prefix("there is no lane ") {
-        format!("không có làn {i}")
-    } else if let Some(s) = core.strip_prefix("not used by scenario ") {
-        format!("kịch bản {s} không dùng tham số này")
-    } else {
+    let said = reason_vi(core).unwrap_or_else(|| {
         let (_, rest) = split(core);
         translate(rest, lang)
-    };
+    });
     format!("{what}: {said}{}", tails.concat())
+}
+
+/// The link reader's and the lessons' own reasons (`share::parse`, `learn`) and
+/// their Vietnamese: `{}` is a part kept as written, `{t}` one said again by
+/// [`translate`] (an engine message). The first that matches is used, so a longer
+/// form comes before a shorter one.
+const VI_REASONS: [(&str, &str); 31] = [
+    (
+        "unknown parameter",
+        "tham số không có trong định dạng liên kết",
+    ),
+    ("there is no lane {}", "không có làn {}"),
+    (
+        "not used by scenario {}",
+        "kịch bản {} không dùng tham số này",
+    ),
+    (
+        "unknown scenario (expected one of {}); showing {}",
+        "không có kịch bản này (cần một trong: {}); hiện {}",
+    ),
+    (
+        "this build leaves the service model out; showing {}",
+        "bản dựng này không có mô hình dịch vụ; hiện {}",
+    ),
+    (
+        "unknown limiter {} (expected {})",
+        "không có bộ giới hạn {} (cần một trong: {})",
+    ),
+    (
+        "unknown lesson (expected one of {})",
+        "không có bài học này (cần một trong: {})",
+    ),
+    ("only with a lesson", "chỉ dùng cùng lesson="),
+    (
+        "lesson {} has steps 1 to {}; showing step 1",
+        "bài học {} có các bước 1 đến {}; hiện bước 1",
+    ),
+    (
+        "at most {} limiters at once; showing the first {}",
+        "tối đa {} bộ giới hạn cùng lúc; hiện {} bộ đầu tiên",
+    ),
+    ("at most {} spans", "tối đa {} khoảng"),
+    (
+        "no limiters given; showing the scenario's",
+        "không có bộ giới hạn nào; hiện các bộ của kịch bản",
+    ),
+    ("lane numbers run from 0 to {}", "số làn chỉ từ 0 đến {}"),
+    (
+        "only scenario {} takes it (not {})",
+        "chỉ kịch bản {} dùng tham số này (không phải {})",
+    ),
+    (
+        "must be one of {}, got {}",
+        "phải là một trong: {}, không phải {}",
+    ),
+    ("must be one of {}", "phải là một trong: {}"),
+    ("must be 1 or 0, got {}", "phải là 1 hoặc 0, không phải {}"),
+    (
+        "must be a multiple of the limit from 0.001 to 100, got {}",
+        "phải là một bội số của giới hạn, từ 0,001 đến 100, không phải {}",
+    ),
+    (
+        "must be a whole number of milliseconds, got {}",
+        "phải là một số mili giây nguyên, không phải {}",
+    ),
+    (
+        "more than {} requests (use the JSON import)",
+        "hơn {} yêu cầu (hãy dùng ô nhập JSON)",
+    ),
+    (
+        "request {}: {} comes before the one before it (requests must be sorted by time)",
+        "yêu cầu {}: {} đến trước yêu cầu đứng trước nó (các yêu cầu phải xếp theo thời gian)",
+    ),
+    (
+        "request {}: a key must be at most {} characters",
+        "yêu cầu {}: khóa dài tối đa {} ký tự",
+    ),
+    (
+        "request {}: a cost must be > 0",
+        "yêu cầu {}: chi phí phải lớn hơn 0",
+    ),
+    (
+        "request {}: write t, t:key or t:key:cost, got {}",
+        "yêu cầu {}: hãy viết t, t:key hoặc t:key:cost, không phải {}",
+    ),
+    ("request {}: cost {t}", "yêu cầu {}: chi phí {}"),
+    ("request {}: {t}", "yêu cầu {}: {}"),
+    (
+        "a span is FROM-TO, like 20s-40s, got {}",
+        "một khoảng viết là TỪ-ĐẾN, như 20s-40s, không phải {}",
+    ),
+    (
+        "spans must be in order and apart, {} is not after the one before",
+        "các khoảng phải theo thứ tự và tách rời nhau, {} không nằm sau khoảng trước",
+    ),
+    (
+        "{} takes no {} (only the buckets, GCRA, the queue and nginx)",
+        "{} không nhận {} (chỉ các xô token, GCRA, hàng đợi và nginx nhận)",
+    ),
+    ("{} takes no {} (only {})", "{} không nhận {} (chỉ {} nhận)"),
+    // A lane's value the engine refused: "{message} for {algorithm}".
+    ("{t} for {a}", "{} (với {})"),
+];
+
+/// `core` said by the first of [`VI_REASONS`] whose English form it fits, or `None`.
+fn reason_vi(core: &str) -> Option<String> {
+    VI_REASONS
+        .iter()
+        .find_map(|(en, vi)| fit(en, core).map(|parts| fill_in(vi, &parts)))
+}
+
+/// The parts of `line` that fill the holes of `template`, if it fits: each hole
+/// takes the text up to the first place its next literal piece fits (the last piece
+/// must end the line); a `{t}` part is said by [`translate`]; an `{a}` part must
+/// be an algorithm's id.
+fn fit(template: &str, line: &str) -> Option<Vec<String>> {
+    let mut pieces = template.split('{');
+    let mut rest = line.strip_prefix(pieces.next()?)?;
+    let mut parts = Vec::new();
+    while let Some(piece) = pieces.next() {
+        let (kind, literal) = piece.split_once('}')?;
+        let part = if pieces.clone().next().is_none() {
+            let part = rest.strip_suffix(literal)?;
+            rest = "";
+            part
+        } else {
+            // Before an algorithm's id (the line's end), the last place: the
+            // message before it may hold the same words.
+            let next = pieces.clone().next().and_then(|p| p.split_once('}'));
+            let at = if next.is_some_and(|(k, _)| k == "a") {
+                rest.rfind(literal)
+            } else {
+                rest.find(literal)
+            }
+            .filter(|_| !literal.is_empty())?;
+            let part = rest.get(..at)?;
+            rest = rest.get(at + literal.len()..)?;
+            part
+        };
+        parts.push(match kind {
+            "t" => translate(split(part).1, Lang::Vi),
+            "a" if ratelab_core::Algorithm::from_id(part).is_none() => return None,
+            _ => part.to_string(),
+        });
+    }
+    rest.is_empty().then_some(parts)
+}
+
+/// `template` with its `{}` holes filled by `parts`, in order.
+fn fill_in(template: &str, parts: &[String]) -> String {
+    let mut out = String::new();
+    let mut pieces = template.split("{}");
+    out.push_str(pieces.next().unwrap_or_default());
+    for (piece, part) in pieces.zip(parts) {
+        out.push_str(part);
+        out.push_str(piece);
+    }
+    out
 }
 
 /// "lane 3" in `lang`.
@@ -257,5 +409,220 @@ mod tests {
         );
         let en = ratelab_sim::share::parse("limit=0").1[0].to_string();
         assert_eq!(notice(&en, Lang::En), en);
+    }
+
+    #[test]
+    fn a_lanes_refused_value_names_its_limiter_once() {
+        // The engine's message may say "for" itself: the limiter is the last one.
+        assert_eq!(
+            notice(
+                "limit.0=99: 99 is too large for this period_ms (at most 7, so that limit · period_ms stays below 2^62) for gcra; using the default",
+                Lang::Vi
+            ),
+            "limit.0=99: 99 quá lớn với chu kỳ này (tối đa 7) (với gcra); dùng giá trị mặc định"
+        );
+        // Not a limiter's id: not this form.
+        assert!(reason_vi("made for you").is_none());
+    }
+
+    /// English words a notice's own sentence uses; none may be left in Vietnamese
+    /// (ids, quoted values and the link's own `key=value` are taken out first).
+    const ENGLISH: &[&str] = &[
+        "a",
+        "after",
+        "and",
+        "apart",
+        "at",
+        "be",
+        "before",
+        "build",
+        "buckets",
+        "by",
+        "characters",
+        "comes",
+        "cost",
+        "default",
+        "defaults",
+        "expected",
+        "first",
+        "for",
+        "from",
+        "given",
+        "got",
+        "has",
+        "ignored",
+        "import",
+        "in",
+        "is",
+        "it",
+        "key",
+        "lane",
+        "large",
+        "leaves",
+        "left",
+        "lesson",
+        "like",
+        "limit",
+        "limiter",
+        "limiters",
+        "milliseconds",
+        "model",
+        "more",
+        "most",
+        "multiple",
+        "must",
+        "no",
+        "not",
+        "number",
+        "numbers",
+        "of",
+        "once",
+        "one",
+        "only",
+        "or",
+        "order",
+        "out",
+        "parameter",
+        "queue",
+        "request",
+        "requests",
+        "run",
+        "scenario",
+        "service",
+        "showing",
+        "sorted",
+        "span",
+        "spans",
+        "step",
+        "steps",
+        "takes",
+        "than",
+        "the",
+        "there",
+        "this",
+        "time",
+        "to",
+        "too",
+        "unknown",
+        "use",
+        "used",
+        "using",
+        "whole",
+        "with",
+        "write",
+    ];
+
+    /// The English words left in `said`, a notice shown in Vietnamese.
+    fn english_in(said: &str) -> Vec<String> {
+        // `key=value: ` is the link as written.
+        let mut rest = said.split_once(": ").map_or(said, |(_, r)| r).to_string();
+        // Quoted values and the ids the notices list are the link's own words.
+        while let Some(a) = rest.find('"') {
+            let b = rest[a + 1..].find('"').map_or(rest.len(), |b| a + b + 2);
+            rest.replace_range(a..b, " ");
+        }
+        let mut ids: Vec<String> = ratelab_sim::scenario::ScenarioId::ALL
+            .iter()
+            .map(|s| s.to_string())
+            .chain(
+                ratelab_core::Algorithm::ALL
+                    .iter()
+                    .map(|a| a.id().to_string()),
+            )
+            .chain(
+                ratelab_learn::lesson::LESSONS
+                    .iter()
+                    .map(|l| l.id.to_string()),
+            )
+            .collect();
+        ids.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        for id in &ids {
+            rest = rest.replace(id.as_str(), " ");
+        }
+        // A token with `:`, `=` or `_` is the link's syntax or a value's id
+        // (`t:key:cost`, `lesson=`, `retry_after`); a Vietnamese word has letters
+        // outside ASCII or is not on the list.
+        rest.split_whitespace()
+            .filter(|t| !t.contains([':', '=', '_']))
+            .flat_map(|t| t.split(|c: char| !c.is_alphabetic() && c != '\''))
+            .filter(|w| ENGLISH.contains(&w.to_ascii_lowercase().as_str()))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Links with a bad value for each parameter the link reader knows, and the
+    /// lessons' own; every notice they give is said in Vietnamese.
+    #[test]
+    fn every_bad_link_notice_is_vietnamese() {
+        const BAD: &[&str] = &[
+            "scenario=nope",
+            "scenario=%3Cb%3E",
+            "limiters=nope,gcra",
+            "limiters=nope",
+            "limiters=",
+            "limiters=gcra,gcra,gcra,gcra,gcra,gcra,gcra,gcra,gcra",
+            "limit=abc",
+            "limit=0",
+            "limit=99999999999999999999999",
+            "period=abc",
+            "period=0",
+            "period=10x",
+            "window=-1",
+            "t=later",
+            "speed=3",
+            "lang=fr",
+            "sel=x",
+            "hl=maybe",
+            "burst=x",
+            "delay=x",
+            "nodelay=perhaps",
+            "colour=red",
+            "scenario=golden&limiters=fixed_window,gcra&burst.0=3&delay.1=2&nodelay.0=1",
+            "scenario=golden&limiters=gcra,nginx&burst.0=0&limit.1=0&period.1=1ms",
+            "limit.9=3",
+            "limit.x=3",
+            "scenario=golden&limiters=gcra,sliding_log&limit.5=3",
+            "scenario=golden&wat.0=1",
+            "scenario=golden&seed=5&load=2&clients=3",
+            "scenario=lab-d&load=x&seed=x&clients=0",
+            "scenario=manual&requests=abc",
+            "scenario=manual&requests=5,3",
+            "scenario=manual&requests=1:k:0",
+            "scenario=manual&requests=1:k:x",
+            "scenario=manual&requests=1:k:1:9",
+            "scenario=golden&noisy=3",
+            "scenario=service&outage=zz",
+            "scenario=service&outage=20s-40s,10s-15s",
+            "scenario=service&key=zz&balance=zz&store=zz&retry=zz",
+            "lesson=nope",
+            "step=2",
+            "lesson=edge&step=9",
+            "lesson=edge&step=x",
+        ];
+        let mut english = Vec::new();
+        let mut seen = 0;
+        for q in BAD {
+            let lessons = crate::learn::from_query(q);
+            let (_, mut notices) = ratelab_sim::share::parse_pairs(&lessons.rest);
+            notices.extend(lessons.notices);
+            assert!(!notices.is_empty(), "{q}: no notice");
+            for n in notices {
+                let en = n.to_string();
+                let said = notice(&en, Lang::Vi);
+                seen += 1;
+                let left = english_in(&said);
+                if !left.is_empty() {
+                    english.push(format!(
+                        "{q}\n    en: {en}\n    vi: {said}\n    English: {left:?}"
+                    ));
+                }
+            }
+        }
+        assert!(seen >= BAD.len(), "{seen} notices");
+        assert!(
+            english.is_empty(),
+            "English in Vietnamese notices:\n{}",
+            english.join("\n")
+        );
     }
 }

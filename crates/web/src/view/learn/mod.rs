@@ -127,6 +127,17 @@ pub fn Lessons() -> impl IntoView {
     // step's texts are there (they change the panel's height); so does every step
     // the learner opens (`go`).
     let scroll_wanted = StoredValue::new(ctx.read(|p| p.step_lane().is_some()).unwrap_or(false));
+    // A step opened frames what it talks about: 1×, or the whole run for a step
+    // about all of it (`learn::zoom_for`). Replaying it keeps the learner's zoom.
+    Effect::new(move |_| {
+        let Some(step) = open.get().and_then(OpenLesson::at).and_then(|o| o.def()) else {
+            return;
+        };
+        let level = ctx
+            .run
+            .with_untracked(|s| crate::learn::zoom_for(step, &s.sim));
+        ctx.zoom.set(level);
+    });
     let markup = move || {
         let lang = ctx.lang.get();
         let open = open.get().and_then(OpenLesson::at);
