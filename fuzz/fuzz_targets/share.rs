@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../crates/sim/tests/support/oracle.rs"]
+#[path = "../../crates/sim/tests/it/support/oracle.rs"]
 mod oracle;
 
 fuzz_target!(|data: &[u8]| {

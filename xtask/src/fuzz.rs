@@ -1,7 +1,7 @@
 //! `cargo xtask fuzz`: the long mode of the hostile-input tests. Not part of `test`
 //! (CI's stable toolchain has no cargo-fuzz); run it by hand or nightly.
 //!
-//! 1. The proptest targets with many cases: `crates/sim/tests/hostile.rs`
+//! 1. The proptest targets with many cases: `crates/sim/tests/it/hostile.rs`
 //!    (limiters, JSON, links) and `crates/core/tests/properties.rs` (SPEC's
 //!    guarantees), with `PROPTEST_CASES` (a debug build: the release profile's LTO
 //!    would cost more to build than it saves; proptest itself is optimised).
@@ -86,10 +86,14 @@ pub fn parse_options(rest: &[String]) -> Result<Options> {
 pub fn fuzz(ctx: &Ctx, o: &Options) -> Result {
     if o.proptest {
         util::heading(&format!("proptest targets, {} cases each", o.cases));
-        for (krate, test) in [("ratelab-sim", "hostile"), ("ratelab-core", "properties")] {
+        // A test binary and the tests in it to run (sim's are modules of one binary).
+        for (krate, test, filter) in [
+            ("ratelab-sim", "it", "hostile::"),
+            ("ratelab-core", "properties", ""),
+        ] {
             run(ctx
                 .cargo()
-                .args(["test", "-p", krate, "--test", test])
+                .args(["test", "-p", krate, "--test", test, filter])
                 .env("PROPTEST_CASES", o.cases.to_string()))?;
         }
     }

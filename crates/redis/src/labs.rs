@@ -238,7 +238,7 @@ impl Memory {
         let mut out = String::from("{\n");
         out.push_str(&format!(
             "  \"note\": {},\n",
-            q("Written by RATELAB_BLESS=1 cargo test -p ratelab-redis --test memory (MEMORY USAGE ... SAMPLES 0 on a fresh redis-server); the tests check these versions and numbers.")
+            q("Written by RATELAB_BLESS=1 cargo test -p ratelab-redis --test it memory:: (MEMORY USAGE ... SAMPLES 0 on a fresh redis-server); the tests check these versions and numbers.")
         ));
         out.push_str(&format!("  \"redis_version\": {},\n", q(redis_version)));
         out.push_str(&format!("  \"nginx_version\": {},\n", q(nginx_version)));

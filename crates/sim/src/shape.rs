@@ -14,7 +14,7 @@
 //! come from the positions in a real interval of length L, and positions `d` apart
 //! fit at most `⌈L / d⌉` times in it: that, the burst's extra requests, and the
 //! stream's length bound every window ([`Shape::window`]). The count and the last
-//! time are exact. `crates/sim/tests/shape.rs` checks all of it against the
+//! time are exact. `crates/sim/tests/it/shape.rs` checks all of it against the
 //! generated streams at many budgets and at the caps' extremes.
 
 /// The figures of a stream the estimate needs, from its parameters: the count and

@@ -3,7 +3,7 @@
 //! (which the cargo-fuzz targets in `fuzz/` share).
 //!
 //! Short by default (a few seconds each in a debug build, as part of `cargo test`);
-//! `PROPTEST_CASES=20000 cargo test -p ratelab-sim --test hostile`, or
+//! `PROPTEST_CASES=20000 cargo test -p ratelab-sim --test it hostile::`, or
 //! `cargo xtask fuzz --proptest-only`, runs it longer.
 #![cfg(not(target_arch = "wasm32"))]
 

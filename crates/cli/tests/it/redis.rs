@@ -1,6 +1,6 @@
 //! `ratelab redis ...` and `ratelab lua ...` against a redis-server of the test's own.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 
 use std::process::Output;
 
-mod support;
+use crate::support;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

@@ -1,7 +1,7 @@
 //! Every scenario through the engine and through Redis: every decision, every
 //! header number and every time a key goes to rest, identical.
 
-mod support;
+use crate::support;
 
 use ratelab_redis::server::RedisServer;
 

@@ -1,7 +1,7 @@
 //! What goes wrong around the scripts: a lost script cache, a key holding something
 //! else, a server that is not there or goes away mid-run, parameters Lua cannot hold.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

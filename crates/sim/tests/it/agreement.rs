@@ -5,7 +5,7 @@
 //! headless browser (`cargo xtask test` runs it in Chromium and Firefox):
 //!
 //! ```sh
-//! cargo test -p ratelab-sim --target wasm32-unknown-unknown --test agreement
+//! cargo test -p ratelab-sim --target wasm32-unknown-unknown --test it agreement::
 //! ```
 //!
 //! If the digest changes, some decision changed: find out which before re-pinning.
@@ -15,8 +15,6 @@ use ratelab_sim::traffic::Poisson;
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 /// The digest of [`run`]'s million decisions.
 const DIGEST: u64 = 7_471_342_669_676_173_410;

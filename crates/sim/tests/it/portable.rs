@@ -3,7 +3,7 @@
 //! `wasm-bindgen-test-runner` for `wasm32-unknown-unknown`:
 //!
 //! ```sh
-//! cargo test -p ratelab-sim --target wasm32-unknown-unknown --test portable
+//! cargo test -p ratelab-sim --target wasm32-unknown-unknown --test it portable::
 //! ```
 
 use ratelab_sim::sweep::{sweep, SweepSpec};

@@ -4,7 +4,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-mod support;
+use crate::support;
 
 fn ratelab(args: &[&str], stdin: Option<&str>) -> Output {
     support::ratelab(args, stdin.unwrap_or("").as_bytes())

@@ -2,7 +2,7 @@
 //! same decisions, and each limiter key's Redis keys in one slot, spread over the
 //! nodes.
 
-mod support;
+use crate::support;
 
 use ratelab_redis::replay::{replay, ReplayOptions};
 use ratelab_redis::server::RedisCluster;

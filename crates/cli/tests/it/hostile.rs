@@ -4,9 +4,9 @@
 
 use std::process::Output;
 
-#[path = "../../sim/tests/support/bad_inputs.rs"]
+#[path = "../../../sim/tests/it/support/bad_inputs.rs"]
 mod bad_inputs;
-mod support;
+use crate::support;
 
 fn ratelab(args: &[&str], stdin: &str) -> Output {
     support::ratelab(args, stdin.as_bytes())
