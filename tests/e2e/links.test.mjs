@@ -54,7 +54,7 @@ test('the lab D sweep runs in a worker on the same wasm', async (t) => {
   await page.locator('button.run-sweep').click();
   await page.locator('.sweep-table tbody tr').nth(5).waitFor({ timeout: 60_000 });
   const row = page.locator('.sweep-table tr[data-load="1.25x"] td');
-  assert.deepEqual(await row.allTextContents(), ['374513', '42318', '39136']);
+  assert.deepEqual(await row.allTextContents(), ['374\u202F513', '42\u202F318', '39\u202F136']);
   const workers = await page.evaluate(() => window.__workers);
   assert.equal(workers.length, 1, 'one worker for the sweep');
   assert.match(workers[0].url, /\/worker\.js$/);

@@ -119,6 +119,6 @@ test('the lab D sweep runs in the browser on demand', async (t) => {
   await page.locator('button.run-sweep').click();
   await page.locator('.sweep-table tbody tr').nth(5).waitFor({ timeout: 60_000 });
   const row = page.locator('.sweep-table tr[data-load="1.25x"] td');
-  assert.deepEqual(await row.allTextContents(), ['374513', '42318', '39136']);
+  assert.deepEqual(await row.allTextContents(), ['374\u202F513', '42\u202F318', '39\u202F136']);
   assert.match(await page.locator('.sweep .took').textContent(), /\d+ ms/);
 });

@@ -411,10 +411,12 @@ pub fn under(
     }
     if let Some(b) = busiest {
         let (x0, x1) = (s.x(b.from as f64), s.x(b.to as f64));
+        // "5 in 9.5 s", not "5 / 9.5 s" (which reads as a rate).
         let label = format!(
-            "{}: {} / {}",
+            "{}: {} {} {}",
             t.busiest,
             b.count,
+            t.busiest_in,
             time_label(b.to.saturating_sub(b.from))
         );
         // Right-aligned inside the window's end, unless that would run off the
@@ -582,7 +584,7 @@ mod tests {
         let snap = sim.snapshot(0, "", 19_500);
         let svg = under(snap.as_ref(), 19_500, c.scale, Some(&b), Lang::En);
         assert!(svg.as_str().contains(r#"data-count="9""#));
-        assert!(svg.as_str().contains("busiest window: 9 / 10 s"));
+        assert!(svg.as_str().contains("busiest window: 9 in 10 s"));
         let m = sim.marks(0, 0, sim.end()).unwrap();
         let matches = |k: u32| k == 0;
         c.busiest = Some(&b);

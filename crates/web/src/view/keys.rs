@@ -1,5 +1,6 @@
-//! The keyboard: space plays or pauses, ← and → step between requests, R (or
-//! Enter) sends a request in the manual scenario. On the page the keys work
+//! The keyboard: space plays or pauses, ← and → step between requests (on the
+//! clock's slider too, which would otherwise move a millisecond), R (or Enter)
+//! sends a request in the manual scenario. On the page the keys work
 //! everywhere; in an embed, only while the playground has focus, and the keys it
 //! handles stop there (the host page never sees them).
 
@@ -16,7 +17,8 @@ pub fn on_page(ctx: Ctx) {
     on_cleanup(move || handle.remove());
 }
 
-/// What a key does, if anything: `tag` is the focused element's tag (lower case).
+/// What a key does, if anything: `tag` is the focused element's tag (lower case),
+/// `"range"` for a slider.
 pub fn action_of(key: &str, tag: &str, manual: bool) -> Option<Action> {
     if matches!(tag, "input" | "textarea" | "select") {
         return None;
@@ -41,7 +43,10 @@ pub fn on_key(ctx: Ctx, e: &ev::KeyboardEvent) {
     let tag = e
         .target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .map(|el| el.tag_name().to_ascii_lowercase())
+        .map(|el| match el.dyn_ref::<web_sys::HtmlInputElement>() {
+            Some(input) if input.type_() == "range" => "range".to_string(),
+            _ => el.tag_name().to_ascii_lowercase(),
+        })
         .unwrap_or_default();
     let manual = ctx.manual.get_untracked();
     if let Some(action) = action_of(&e.key(), &tag, manual) {
@@ -64,6 +69,9 @@ mod tests {
         assert_eq!(action_of(" ", "div", false), Some(Action::Play));
         assert_eq!(action_of(" ", "button", false), None);
         assert_eq!(action_of("ArrowRight", "input", false), None);
+        // On the clock's slider ← → step between requests, not by a millisecond.
+        assert_eq!(action_of("ArrowRight", "range", false), Some(Action::Next));
+        assert_eq!(action_of("ArrowLeft", "range", false), Some(Action::Prev));
         assert_eq!(action_of("r", "div", false), None);
         assert_eq!(action_of("R", "div", true), Some(Action::Send));
         assert_eq!(action_of("Enter", "summary", true), None);

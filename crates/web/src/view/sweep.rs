@@ -49,9 +49,9 @@ fn SweepBox() -> impl IntoView {
                         view! {
                             <tr data-load=r.load.clone()>
                                 <th scope="row">{r.load.clone()}</th>
-                                <td>{r.requests}</td>
-                                <td>{r.wrong_allows}</td>
-                                <td>{r.wrong_blocks}</td>
+                                <td>{grouped(r.requests)}</td>
+                                <td>{grouped(r.wrong_allows)}</td>
+                                <td>{grouped(r.wrong_blocks)}</td>
                             </tr>
                         }
                     })
@@ -122,4 +122,36 @@ fn run(ctx: Ctx) {
         ctx.act(Action::SweepDone(out.map(|s| (s, took))));
     })
     .forget();
+}
+
+/// A count with its thousands apart: `374 513`, with a narrow no-break space (the
+/// SI's separator: a comma or a point would read as a decimal mark in one of the
+/// page's two languages).
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 2);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push('\u{202F}');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped;
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_000), "1\u{202F}000");
+        assert_eq!(grouped(374_513), "374\u{202F}513");
+        assert_eq!(
+            grouped(u64::MAX),
+            "18\u{202F}446\u{202F}744\u{202F}073\u{202F}709\u{202F}551\u{202F}615"
+        );
+    }
 }
