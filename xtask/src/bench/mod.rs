@@ -47,6 +47,7 @@ mod machine;
 mod native;
 mod redis;
 mod report;
+mod rounds;
 mod size;
 mod switch;
 mod tower;

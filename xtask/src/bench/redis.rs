@@ -8,14 +8,8 @@ use crate::util::{Ctx, Result};
 /// The O(1) scripts aim for at least this fraction of the INCR baseline's rate.
 pub(super) const TARGET_RATIO: f64 = 0.5;
 
-/// One script's measurement over the rounds.
-pub(super) struct RedisRow {
-    pub id: String,
-    /// Calls per second, the median over rounds.
-    pub per_s: f64,
-    /// The median of its per-round ratio to INCR.
-    pub ratio: f64,
-}
+/// One script's measurement over the rounds (its ratio is to INCR's rate).
+pub(super) type RedisRow = super::rounds::Row;
 
 impl RedisRow {
     /// Whether the target applies: the O(1) limiter scripts (not the sliding log,
@@ -57,78 +51,25 @@ pub(super) fn run(ctx: &Ctx, quick: bool) -> Result<RedisBench> {
     parse(&run_tee(&mut cmd)?)
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    match v.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => v[n / 2],
-        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    }
-}
-
-/// Reads `redis-version V` and `round R ID CALLS SECONDS` lines.
+/// Reads `redis-version V`, `batch B` and `round R ID CALLS SECONDS` lines.
 fn parse(out: &str) -> Result<RedisBench> {
     let mut version = String::from("?");
-    // (round, id, calls per second), in the order printed.
-    let mut samples: Vec<(usize, String, f64)> = Vec::new();
-    let mut calls = 0;
     let mut batch = 0;
     for line in out.lines() {
-        let w: Vec<&str> = line.split_whitespace().collect();
-        match w.as_slice() {
+        match line.split_whitespace().collect::<Vec<_>>().as_slice() {
             ["redis-version", v] => version = v.to_string(),
             ["batch", n] => batch = n.parse().unwrap_or(0),
-            ["round", r, id, n, s] => {
-                let bad = || format!("unexpected line from the Redis benchmark: {line:?}");
-                let (r, n, s): (usize, u64, f64) = (
-                    r.parse().map_err(|_| bad())?,
-                    n.parse().map_err(|_| bad())?,
-                    s.parse().map_err(|_| bad())?,
-                );
-                calls = n;
-                samples.push((r, id.to_string(), n as f64 / s.max(1e-9)));
-            }
             _ => {}
         }
     }
-    let incr = |round: usize| {
-        samples
-            .iter()
-            .find(|(r, id, _)| *r == round && id == "incr")
-            .map(|s| s.2)
-    };
-    let mut ids: Vec<String> = Vec::new();
-    for (_, id, _) in &samples {
-        if id != "incr" && !ids.contains(id) {
-            ids.push(id.clone());
-        }
-    }
-    if ids.is_empty() || incr(1).is_none() {
-        return Err("the Redis benchmark printed no measurements".into());
-    }
-    let rounds = samples.iter().map(|s| s.0).max().unwrap_or(0);
-    let rows = ids
-        .into_iter()
-        .map(|id| {
-            let mine: Vec<&(usize, String, f64)> = samples.iter().filter(|s| s.1 == id).collect();
-            RedisRow {
-                per_s: median(mine.iter().map(|s| s.2).collect()),
-                ratio: median(
-                    mine.iter()
-                        .filter_map(|s| incr(s.0).map(|i| s.2 / i))
-                        .collect(),
-                ),
-                id,
-            }
-        })
-        .collect();
+    let r = super::rounds::read(out, "Redis benchmark", "incr")?;
     Ok(RedisBench {
         version,
-        calls,
-        rounds,
+        calls: r.n,
+        rounds: r.rounds,
         batch,
-        incr_per_s: median((1..=rounds).filter_map(incr).collect()),
-        rows,
+        incr_per_s: r.baseline_per_s,
+        rows: r.rows,
     })
 }
 

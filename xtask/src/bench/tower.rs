@@ -6,14 +6,8 @@
 use super::run_tee;
 use crate::util::{Ctx, Result};
 
-/// One server's measurement over the rounds.
-pub(super) struct TowerRow {
-    pub id: String,
-    /// Requests per second, the median over rounds.
-    pub per_s: f64,
-    /// The median of its per-round ratio to the bare axum handler.
-    pub ratio: f64,
-}
+/// One server's measurement over the rounds (its ratio is to the bare handler's).
+pub(super) type TowerRow = super::rounds::Row;
 
 /// What the tower part measured.
 pub(super) struct TowerBench {
@@ -44,74 +38,20 @@ pub(super) fn run(ctx: &Ctx, quick: bool) -> Result<TowerBench> {
     parse(&run_tee(&mut cmd)?)
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    match v.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => v[n / 2],
-        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    }
-}
-
 /// Reads `connections C` and `round R ID REQUESTS SECONDS` lines.
 fn parse(out: &str) -> Result<TowerBench> {
-    let mut samples: Vec<(usize, String, f64)> = Vec::new();
-    let mut requests = 0;
-    let mut connections = 0;
-    for line in out.lines() {
-        let w: Vec<&str> = line.split_whitespace().collect();
-        match w.as_slice() {
-            ["connections", n] => connections = n.parse().unwrap_or(0),
-            ["round", r, id, n, s] => {
-                let bad = || format!("unexpected line from the tower benchmark: {line:?}");
-                let (r, n, s): (usize, u64, f64) = (
-                    r.parse().map_err(|_| bad())?,
-                    n.parse().map_err(|_| bad())?,
-                    s.parse().map_err(|_| bad())?,
-                );
-                requests = n;
-                samples.push((r, id.to_string(), n as f64 / s.max(1e-9)));
-            }
-            _ => {}
-        }
-    }
-    let bare = |round: usize| {
-        samples
-            .iter()
-            .find(|(r, id, _)| *r == round && id == "axum")
-            .map(|s| s.2)
-    };
-    let mut ids: Vec<String> = Vec::new();
-    for (_, id, _) in &samples {
-        if id != "axum" && !ids.contains(id) {
-            ids.push(id.clone());
-        }
-    }
-    if ids.is_empty() || bare(1).is_none() {
-        return Err("the tower benchmark printed no measurements".into());
-    }
-    let rounds = samples.iter().map(|s| s.0).max().unwrap_or(0);
-    let rows = ids
-        .into_iter()
-        .map(|id| {
-            let mine: Vec<&(usize, String, f64)> = samples.iter().filter(|s| s.1 == id).collect();
-            TowerRow {
-                per_s: median(mine.iter().map(|s| s.2).collect()),
-                ratio: median(
-                    mine.iter()
-                        .filter_map(|s| bare(s.0).map(|b| s.2 / b))
-                        .collect(),
-                ),
-                id,
-            }
-        })
-        .collect();
+    let connections = out
+        .lines()
+        .find_map(|l| l.strip_prefix("connections "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    let r = super::rounds::read(out, "tower benchmark", "axum")?;
     Ok(TowerBench {
-        requests,
-        rounds,
+        requests: r.n,
+        rounds: r.rounds,
         connections,
-        axum_per_s: median((1..=rounds).filter_map(bare).collect()),
-        rows,
+        axum_per_s: r.baseline_per_s,
+        rows: r.rows,
     })
 }
 
