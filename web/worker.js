@@ -26,7 +26,7 @@ self.onmessage = async ({ data }) => {
   }
   try {
     if (typeof data.read === 'string') {
-      const [read, head] = readImport(data.read);
+      const [read, head] = await readImport(data.read);
       self.postMessage({ read, head }, [read.buffer]);
     } else if (id === undefined) {
       self.postMessage({ rows: await sweepRows(data.seed) });

@@ -67,7 +67,63 @@ test('the bare page draws its first lane from the first module; the panels come 
     assert.equal(later.filter((n) => n === chunk).length, 1, `${chunk} fetched once: ${later.join(' ')}`);
   }
   assert.ok(!later.includes('split_service.wasm'), 'no service view on a limiters page');
-  assert.ok(after.length >= 0);
+  // The setup is folded under the lesson: its form is not fetched, nor the JSON reader.
+  for (const chunk of ['split_setup.wasm', 'split_import.wasm']) {
+    assert.ok(!later.includes(chunk), `${chunk} fetched with the setup folded: ${later.join(' ')}`);
+  }
+  assert.ok(!after.includes('ratelab-web_bg.wasm'), 'the first module fetched once');
+});
+
+/** How many times the page fetched `file`. */
+const fetches = (page, file) =>
+  page.evaluate(
+    (file) => performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.endsWith(`/${file}`)).length,
+    file,
+  );
+
+test('the setup form comes when the setup is unfolded, the JSON reader when the box exports or imports, each once', async (t) => {
+  const page = await open(t, site.browser, `${site.base}?lesson=golden&step=1`);
+  await page.locator('article.lane').first().waitFor();
+  await page.locator('.lessons').waitFor();
+  assert.equal(await fetches(page, 'split_setup.wasm'), 0);
+  const fold = page.locator('details.setup-fold > summary');
+  await fold.click();
+  await page.locator('select[name="scenario"]').waitFor();
+  assert.equal(await fetches(page, 'split_setup.wasm'), 1);
+  assert.equal(await fetches(page, 'split_import.wasm'), 0, 'no JSON reader until the box is used');
+  await fold.click();
+  await fold.click();
+  await page.locator('details.json > summary').click();
+  await page.locator('details.json button.export').click();
+  await page.waitForFunction(() => document.querySelector('details.json textarea').value.startsWith('{"requests":'));
+  assert.equal(await fetches(page, 'split_import.wasm'), 1);
+  // The exported text imports back: the same lanes, a custom scenario.
+  const lanes = await page.locator('article.lane').evaluateAll((a) => a.map((x) => x.dataset.algorithm));
+  await page.locator('details.json button.import').click();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'custom');
+  assert.deepEqual(await page.locator('article.lane').evaluateAll((a) => a.map((x) => x.dataset.algorithm)), lanes);
+  assert.equal(await page.locator('details.json .error').textContent(), '');
+  assert.equal(await fetches(page, 'split_setup.wasm'), 1);
+  assert.equal(await fetches(page, 'split_import.wasm'), 1);
+});
+
+test('a JSON reader that cannot be fetched: the box says so in one line, the page keeps working', async (t) => {
+  const page = await open(t, site.browser, `${site.base}?scenario=golden&lang=vi`, {
+    expected: [/HTTP 404: .*split_import\.wasm/, /console: .*split_import\.wasm/, /console: Failed to load resource: .*404/],
+  });
+  await page.route('**/split_import.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.locator('article.lane').first().waitFor();
+  await page.locator('details.json > summary').click();
+  await page.locator('details.json textarea').fill('{"requests": [0], "limiters": [{"algorithm": "gcra", "limit": 1, "period_ms": 1000}]}');
+  await page.locator('details.json textarea').dispatchEvent('change');
+  await page.locator('details.json button.import').click();
+  const error = page.locator('details.json .error');
+  await page.waitForFunction(() => document.querySelector('details.json .error')?.textContent !== '');
+  assert.match(await error.textContent(), /^Không tải được phần này của playground/);
+  // Nothing else changed: the golden stream's lanes, and the clock still plays.
+  assert.equal(new URL(page.url()).searchParams.get('scenario'), 'golden');
+  await page.locator('button.play').click();
+  await page.waitForFunction(() => document.querySelector('output.now')?.textContent !== '0 s');
 });
 
 test('a docs page with the element fetches only the first module before its first lane', async (t) => {

@@ -19,7 +19,11 @@ const site = useDist();
 /** Opens the JSON box, puts a config of `n` requests in it, and imports it. */
 async function importRequests(page, n, { unsorted = false } = {}) {
   const box = page.locator('details.json').first();
-  if (!(await box.isVisible())) await page.locator('details.setup-fold > summary').first().click();
+  // The setup form is a chunk, fetched once its fold is open: unfold it if a
+  // lesson folded it, then wait for the box.
+  const fold = page.locator('details.setup-fold').first();
+  if (!(await fold.evaluate((d) => d.open))) await fold.locator('summary').click();
+  await box.waitFor();
   await box.locator('summary').click();
   await page.evaluate(([n, unsorted]) => {
     const times = Array.from({ length: n }, (_, i) => i * 5);

@@ -42,24 +42,29 @@ pub const FIRST_LOAD: &[&str] = &[
 /// (`crates/web/src/view/chunks.rs`). History: 480 KB for the one module every
 /// visitor downloaded (476 KB, issue 27); 440 KB when the lessons, the trace,
 /// lab D's sweep and the service view became chunks (435.2 KB, the service view
-/// now in the same page); 410 KB when the JS API's runs became a chunk (405 KB).
-pub const BUNDLE_BUDGET_GZIP: u64 = 410_000;
+/// now in the same page); 410 KB when the JS API's runs became a chunk (405 KB);
+/// 320 KB when the setup form and the JSON reader and writer did (318.8 KB).
+pub const BUNDLE_BUDGET_GZIP: u64 = 320_000;
 
-/// Each panel fetched on demand and its gzipped budget, in bytes: what opening it
-/// for the first time fetches, its split point's chunk (`split_NAME.wasm`, named by
-/// `#[wasm_split(NAME)]` in `crates/web/src/view/chunks.rs`) and every chunk of
-/// code it shares with other panels (`chunk_N.wasm`, which `wasm-split-cli` makes
-/// for code two split points reach). A split point without a budget here fails the
-/// size step. Like the first load's, these only go down. History: until the JS
-/// API's chunk, the shared chunks had one budget of their own (12, then 30 KB);
-/// now each panel counts what it shares (the API 40.0, the lessons 55.3, the
-/// service view 70.9, the sweep 15.3, the trace 21.0 KB when this was written).
+/// Each panel fetched on demand and its gzipped budget, in bytes: what a visitor
+/// has fetched in all once the panel is open, the first load and what opening it
+/// fetches (its split point's chunk, `split_NAME.wasm`, named by
+/// `#[wasm_split(NAME)]` in `crates/web/src/view/chunks.rs`, and every chunk of
+/// code it shares with other panels, `chunk_N.wasm`, which `wasm-split-cli` makes
+/// for code two split points reach). Counted with the first load so that moving
+/// code out of the first load into the panels that use it (what this project
+/// does to make the first load lighter) lowers these too; a panel that grows by
+/// itself does not fit. A split point without a budget here fails the size step.
+/// Like the first load's, these only go down. History: until the JS API's chunk,
+/// the shared chunks had one budget of their own (12, then 30 KB).
 pub const PANEL_BUDGETS: &[(&str, u64)] = &[
-    ("api", 41_000),
-    ("lessons", 56_000),
-    ("service", 72_000),
-    ("sweep", 16_000),
-    ("trace", 21_500),
+    ("api", 420_000),
+    ("import", 388_000),
+    ("lessons", 378_000),
+    ("service", 399_000),
+    ("setup", 365_000),
+    ("sweep", 338_000),
+    ("trace", 342_000),
 ];
 
 /// Chromium as root, with no network to talk to.
@@ -393,7 +398,9 @@ fn bundle_size(dist: &Path) -> Result {
             kb(BUNDLE_BUDGET_GZIP)
         ));
     }
-    println!("\n  fetched on demand, each panel the first time it is opened (its split_NAME.wasm and the chunk_N.wasm it shares):");
+    println!(
+        "\n  fetched on demand, each panel the first time it is opened (its split_NAME.wasm and the chunk_N.wasm it shares),\n  and in all with the first load (against the budget):"
+    );
     let loader = dist
         .parent()
         .unwrap_or(dist)
@@ -404,27 +411,37 @@ fn bundle_size(dist: &Path) -> Result {
             .iter()
             .find(|(n, _)| *n == panel)
             .map(|&(_, b)| b);
-        let Some(budget) = budget else {
-            over.push(format!(
-                "the panel {panel} has no budget: add one to PANEL_BUDGETS (xtask/src/test.rs)"
-            ));
-            continue;
-        };
+        let with_first = gz + gz_total;
         println!(
-            "  {panel:<40} {:>9} {:>9}  budget {}  ({})",
-            "",
+            "  {panel:<31} {:>9} {:>9}  budget {}  ({})",
             kb(gz),
-            kb(budget),
+            kb(with_first),
+            budget.map(kb).unwrap_or_else(|| "none".into()),
             files.join(" ")
         );
-        if gz > budget {
-            over.push(format!(
-                "opening {panel} fetches {} gzipped, over its {} budget",
-                kb(gz),
-                kb(budget)
-            ));
+        match budget {
+            None => over.push(format!(
+                "the panel {panel} has no budget: add one to PANEL_BUDGETS (xtask/src/test.rs)"
+            )),
+            Some(b) if with_first > b => over.push(format!(
+                "opening {panel} makes {} gzipped in all with the first load, over its {} budget",
+                kb(with_first),
+                kb(b)
+            )),
+            Some(_) => {}
         }
     }
+    let everything: u64 = files
+        .iter()
+        .filter(|f| f.name.ends_with(".wasm") || FIRST_LOAD.contains(&f.name.as_str()))
+        .map(|f| f.gzip)
+        .sum();
+    println!(
+        "  {:<31} {:>9} {:>9}",
+        "every panel opened",
+        "",
+        kb(everything)
+    );
     if over.is_empty() {
         Ok(())
     } else {
@@ -576,7 +593,7 @@ mod tests {
         ];
         let sizes = panel_sizes(&files, loader).unwrap();
         let got: Vec<(&str, u64)> = sizes.iter().map(|(p, g, _)| (p.as_str(), *g)).collect();
-        assert_eq!(got, [("api", 110), ("lessons", 230), ("trace", 320)]);
+        assert_eq!(got, [("api", 420_000), ("lessons", 378_000), ("trace", 342_000)]);
         assert_eq!(
             sizes[1].2,
             ["split_lessons.wasm", "chunk_6.wasm", "chunk_12.wasm"]

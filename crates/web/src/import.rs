@@ -73,23 +73,60 @@ pub fn read_checked(text: &str) -> Checked {
     Checked { notice, result }
 }
 
-/// A worker's answer as an action carries it ([`crate::state::Action::Read`]):
-/// taken once by the playground. Equal only to itself, and printed without its
-/// contents, so that the page's actions do not compare or print configs (code
-/// the page would otherwise carry for nothing).
+/// An import read, here ([`read`]: no config yet) or in a worker
+/// ([`read_checked`]: with the config it runs), as the playground puts it in force.
+pub struct Imported {
+    /// As [`Read::notice`].
+    pub notice: Option<String>,
+    /// The setup and, if it was checked, its config; or the one-line error.
+    pub result: Result<(Setup, Option<Config>), String>,
+}
+
+impl From<Read> for Imported {
+    fn from(Read { notice, setup }: Read) -> Imported {
+        Imported {
+            notice,
+            result: setup.map(|s| (s, None)),
+        }
+    }
+}
+
+impl From<Checked> for Imported {
+    fn from(Checked { notice, result }: Checked) -> Imported {
+        Imported {
+            notice,
+            result: result.map(|(s, c)| (s, Some(c))),
+        }
+    }
+}
+
+/// A read import as an action carries it ([`crate::state::Action::Import`],
+/// [`crate::state::Action::Read`]): taken once by the playground. Equal only to
+/// itself, and printed without its contents, so that the page's actions do not
+/// compare or print configs (code the page would otherwise carry for nothing).
+/// The page's first module never reads JSON: the JSON box (in the setup's chunk)
+/// or a worker reads it and hands over the answer.
 #[derive(Clone)]
-pub struct Answer(Arc<Mutex<Option<Checked>>>);
+pub struct Answer(Arc<Mutex<Option<Imported>>>);
 
 impl Answer {
-    /// The answer `checked`.
-    pub fn new(checked: Checked) -> Answer {
-        Answer(Arc::new(Mutex::new(Some(checked))))
+    /// The answer `read`.
+    pub fn new(read: impl Into<Imported>) -> Answer {
+        Answer(Arc::new(Mutex::new(Some(read.into()))))
     }
 
-    /// What the worker read, the first time (`None` after).
-    pub fn take(&self) -> Option<Checked> {
+    /// What was read, the first time (`None` after).
+    pub fn take(&self) -> Option<Imported> {
         self.0.lock().ok().and_then(|mut c| c.take())
     }
+}
+
+/// The JSON box's export: `setup` in the JSON format, or why it cannot be.
+pub fn export(setup: &Setup) -> String {
+    setup
+        .to_config()
+        .map(|c| c.to_json())
+        .unwrap_or_else(|e| e.to_string())
 }
 
 impl PartialEq for Answer {

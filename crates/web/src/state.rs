@@ -18,7 +18,7 @@ use ratelab_sim::share::{
 use ratelab_sim::sweep::Sweep;
 use ratelab_sim::{Config, Extending, LaneSpec, ScenarioId, SimError, Timeline};
 
-use crate::import::{self, Answer, Checked, Read};
+use crate::import::{self, Answer, Imported};
 use crate::learn::{self, OpenLesson};
 use crate::model::Sim;
 use crate::texts::Lang;
@@ -254,10 +254,12 @@ pub enum Action {
     Remove(usize),
     /// Run the custom stream as typed (times separated by commas or spaces).
     ApplyRequests(String),
-    /// Fill the JSON box with the current setup.
-    Export,
-    /// Run the JSON box's text.
-    Import(String),
+    /// Fill the JSON box with this text: the current setup in the JSON format
+    /// ([`import::export`], made by the box, in the setup's chunk).
+    Export(String),
+    /// Run the JSON box's text `.0`, read by the box ([`import::read`], in the
+    /// setup's chunk: the JSON reader is not in the first module).
+    Import(String, Answer),
     /// The JSON box's text was edited: the text, or `None` for one longer than
     /// [`import::WORKER_TEXT`], which stays in the box without a copy here (the
     /// copy into the wasm took about 140 ms at 2 000 000 requests; only an import
@@ -543,8 +545,8 @@ impl Playground {
                 self.set_error(Place::Lanes, r.err());
             }
             Action::ApplyRequests(text) => self.apply_requests(&text),
-            Action::Export => self.export_json(),
-            Action::Import(text) => self.import_json(&text),
+            Action::Export(json) => self.export_json(json),
+            Action::Import(text, answer) => self.import_json(&text, &answer),
             Action::JsonEdited(text) => {
                 if let Some(text) = text {
                     self.set_json(text);
@@ -739,12 +741,7 @@ impl Playground {
         self.set_error(Place::Requests, r.err());
     }
 
-    fn export_json(&mut self) {
-        let json = self
-            .setup()
-            .to_config()
-            .map(|c| c.to_json())
-            .unwrap_or_else(|e| e.to_string());
+    fn export_json(&mut self, json: String) {
         self.json = json.into();
         self.json_open = true;
         self.copied = false;
@@ -767,19 +764,20 @@ impl Playground {
     fn read(&mut self, ticket: u64, answer: &Answer) {
         if self.reading == Some(ticket) {
             self.reading = None;
-            if let Some(Checked { notice, result }) = answer.take() {
-                self.imported(notice, result.map(|(s, c)| (s, Some(c))));
+            if let Some(Imported { notice, result }) = answer.take() {
+                self.imported(notice, result);
             }
         }
     }
 
     #[inline(never)]
-    fn import_json(&mut self, text: &str) {
+    fn import_json(&mut self, text: &str, answer: &Answer) {
         self.set_json(text);
         self.json_open = true;
         self.reading = None;
-        let Read { notice, setup } = import::read(text);
-        self.imported(notice, setup.map(|s| (s, None)));
+        if let Some(Imported { notice, result }) = answer.take() {
+            self.imported(notice, result);
+        }
     }
 
     /// Puts an import in force ([`import::read`] here, or a worker's
@@ -1266,13 +1264,13 @@ mod tests {
     #[test]
     fn json_import_and_export() {
         let mut p = page("scenario=golden");
-        p.apply(Action::Export);
+        p.apply(Action::Export(import::export(p.setup())));
         assert!(p.json.starts_with("{\"requests\":[2000,7000"));
         assert!(p.json_open);
-        p.apply(Action::Import(r#"{"requests": [0, 0, 0], "limiters": [{"algorithm": "gcra", "limit": 1, "period_ms": 1000}]}"#.into()));
+        p.apply(import_action(r#"{"requests": [0, 0, 0], "limiters": [{"algorithm": "gcra", "limit": 1, "period_ms": 1000}]}"#.into()));
         assert_eq!(p.setup().scenario, ScenarioId::Custom);
         assert_eq!(p.sim().len(), 3);
-        p.apply(Action::Import(
+        p.apply(import_action(
             r#"{"requests": [0], "limiters": [{"algorithm": "gcra", "limit": 1, "period_ms": 0}]}"#
                 .into(),
         ));
@@ -1281,6 +1279,12 @@ mod tests {
             Some("limiters[0].period_ms: must be > 0")
         );
         assert_eq!(p.sim().len(), 3);
+    }
+
+    /// The JSON box's import of `text`, read as the box reads it.
+    fn import_action(text: String) -> Action {
+        let answer = Answer::new(import::read(&text));
+        Action::Import(text, answer)
     }
 
     /// An import of `n` requests, one every 5 ms, on three lanes.
@@ -1295,7 +1299,7 @@ mod tests {
     #[test]
     fn a_stream_longer_than_the_custom_box_takes_is_not_written_out() {
         let mut p = page("scenario=golden");
-        p.apply(Action::Import(import_text(20_001)));
+        p.apply(import_action(import_text(20_001)));
         while p.building.is_some() {
             p.apply(Action::BuildSome);
         }
@@ -1318,7 +1322,7 @@ mod tests {
         let n = SLICE as u64 * 2 + 7;
         let mut p = page("scenario=golden");
         let text = import_text(n);
-        p.apply(Action::Import(text.clone()));
+        p.apply(import_action(text.clone()));
         // Nothing in force yet: the golden stream still runs, and plays.
         assert_eq!(p.setup().scenario, ScenarioId::Golden);
         assert_eq!(p.building.as_ref().map(|b| b.progress()), Some((0, n)));
@@ -1343,7 +1347,7 @@ mod tests {
         );
         // A change while an import is built cancels it; the change is in force.
         let mut q = page("scenario=golden");
-        q.apply(Action::Import(text));
+        q.apply(import_action(text));
         q.apply(Action::BuildSome);
         q.apply(Action::Scenario(ScenarioId::LabB));
         assert!(q.building.is_none());
@@ -1395,7 +1399,7 @@ mod tests {
             too_many_keys,
         ] {
             let mut here = page("scenario=golden");
-            here.apply(Action::Import(text.clone()));
+            here.apply(import_action(text.clone()));
             let here = settle(here);
             outcomes.push((here.notices.len(), here.errors.len()));
             let mut there = page("scenario=golden");
@@ -1446,7 +1450,7 @@ mod tests {
         let edited = p.json.clone();
         // Importing the text the box already holds keeps it (nothing to write
         // back into the box), and so do the frames after it.
-        p.apply(Action::Import(text.clone()));
+        p.apply(import_action(text.clone()));
         assert_eq!(p.sim().len(), 300);
         assert!(p.json == edited);
         p.apply(Action::Play);
@@ -1464,7 +1468,7 @@ mod tests {
         // Nor is a big text imported on this thread (where no worker can read it).
         let big = import_text(200_000);
         assert!(big.len() > import::WORKER_TEXT);
-        p.apply(Action::Import(big));
+        p.apply(import_action(big));
         assert!(p.json == kept);
         assert!(p.building.is_some() || p.sim().len() == 200_000);
     }

@@ -233,10 +233,19 @@ fn start(
 /// In the worker: the JSON box's big text read and checked
 /// ([`crate::import::read_checked`]), as `[bytes, text]` for the page to decode
 /// ([`crate::import::encode`]; a content error is in the text, so the page shows
-/// the message its own reading would have given).
+/// the message its own reading would have given). The reader is in the import's
+/// chunk (`split_import.wasm`), fetched here the first time; if it cannot be, the
+/// promise rejects and the page reads the text itself.
 #[wasm_bindgen(js_name = readImport, skip_typescript)]
-pub fn read_import(text: String) -> Array {
-    let (head, bytes) = crate::import::encode(&crate::import::read_checked(&text));
+pub async fn read_import(text: String) -> Result<Array, JsValue> {
+    crate::view::chunks::read_import(text)
+        .await
+        .map_err(|crate::view::chunks::Failed(e)| JsValue::from_str(&e))
+}
+
+/// [`read_import`]'s work, in its chunk.
+pub fn read_import_now(text: &str) -> Array {
+    let (head, bytes) = crate::import::encode(&crate::import::read_checked(text));
     let bytes = js_sys::Uint8Array::from(&bytes[..]);
     Array::of2(&bytes, &JsValue::from(head))
 }

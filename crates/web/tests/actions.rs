@@ -68,8 +68,13 @@ fn action() -> impl Strategy<Value = (Action, u8)> {
         prop::sample::select(Algorithm::ALL.to_vec()).prop_map(Action::Add),
         (0usize..8).prop_map(Action::Remove),
         text().prop_map(Action::ApplyRequests),
-        Just(Action::Export),
-        text().prop_map(Action::Import),
+        // The box's export (of some setup: here any text) and an import, read
+        // as the box reads it.
+        text().prop_map(Action::Export),
+        text().prop_map(|t| {
+            let answer = ratelab_web::import::Answer::new(ratelab_web::import::read(&t));
+            Action::Import(t, answer)
+        }),
         // A big import read in a worker, and its answer for a ticket that may be
         // stale.
         Just(Action::Reading),

@@ -52,6 +52,12 @@ chunk! {
 }
 
 chunk! {
+    /// The setup form (`view/setup`): the scenario picker, the shared budget, the
+    /// lanes, the custom stream, the JSON box.
+    setup in setup: super::setup::form()
+}
+
+chunk! {
     /// Lab D's sweep (`view/sweep.rs`).
     sweep in sweep: super::sweep::SweepPanel()
 }
@@ -86,7 +92,7 @@ pub struct Failed(pub String);
 #[cfg(feature = "split")]
 impl From<wasm_split_helpers::SplitLoaderError> for Failed {
     fn from(_: wasm_split_helpers::SplitLoaderError) -> Self {
-        Failed("could not fetch the sweep's chunk (split_sweep.wasm)".into())
+        Failed("could not fetch a part of the playground (a split_*.wasm or chunk_*.wasm next to ratelab-web.js)".into())
     }
 }
 
@@ -101,6 +107,51 @@ pub fn sweep_rows(seed: f64) -> Result<js_sys::Array, Failed> {
 #[cfg(not(feature = "split"))]
 pub async fn sweep_rows(seed: f64) -> Result<js_sys::Array, Failed> {
     crate::worker::rows(seed).map_err(Failed)
+}
+
+/// The JSON box's import (`super::setup::json::import`): the text read here, or
+/// in a worker whose answer is decoded here.
+#[cfg(feature = "split")]
+#[wasm_split(import, fallible)]
+pub fn import_box(ctx: super::Ctx, area: NodeRef<leptos::html::Textarea>) -> Result<(), NotLoaded> {
+    super::setup::json::import(ctx, area);
+    Ok(())
+}
+
+/// The JSON box's import (`super::setup::json::import`).
+#[cfg(not(feature = "split"))]
+pub async fn import_box(
+    ctx: super::Ctx,
+    area: NodeRef<leptos::html::Textarea>,
+) -> Result<(), NotLoaded> {
+    super::setup::json::import(ctx, area);
+    Ok(())
+}
+
+/// The JSON box's export (`crate::import::export`).
+#[cfg(feature = "split")]
+#[wasm_split(import, fallible)]
+pub fn write_json(setup: ratelab_sim::share::Setup) -> Result<String, NotLoaded> {
+    Ok(crate::import::export(&setup))
+}
+
+/// The JSON box's export (`crate::import::export`).
+#[cfg(not(feature = "split"))]
+pub async fn write_json(setup: ratelab_sim::share::Setup) -> Result<String, NotLoaded> {
+    Ok(crate::import::export(&setup))
+}
+
+/// The worker's reading of a big import (`crate::worker::read_import_now`).
+#[cfg(feature = "split")]
+#[wasm_split(import, fallible)]
+pub fn read_import(text: String) -> Result<js_sys::Array, Failed> {
+    Ok(crate::worker::read_import_now(&text))
+}
+
+/// The worker's reading of a big import (`crate::worker::read_import_now`).
+#[cfg(not(feature = "split"))]
+pub async fn read_import(text: String) -> Result<js_sys::Array, Failed> {
+    Ok(crate::worker::read_import_now(&text))
 }
 
 /// What a panel's place holds.

@@ -7,13 +7,17 @@ use wasm_bindgen::JsCast;
 use crate::state::{Action, Place};
 use crate::texts::budget;
 use crate::texts::json::JSON;
-use crate::view::{text, use_ctx, Ctx};
+use crate::view::{chunks, text, use_ctx, Ctx};
 use crate::{import, worker};
 
 /// The JSON box.
 #[component]
 pub fn JsonBox() -> impl IntoView {
     let ctx = use_ctx();
+    // The box's owner: a read or export that waits for its chunk stops if the box
+    // is removed meanwhile.
+    let owner = Owner::current();
+    let export_owner = owner.clone();
     let area = NodeRef::<Textarea>::new();
     // By pointer (`BoxText`): this memo re-runs every frame while the clock plays,
     // and the text can be megabytes.
@@ -79,13 +83,17 @@ pub fn JsonBox() -> impl IntoView {
             </span>
             <super::building::Building />
             <div class="buttons">
-                <button type="button" class="export" on:click=move |_| ctx.act(Action::Export)>
+                <button
+                    type="button"
+                    class="export"
+                    on:click=move |_| export(ctx, export_owner.clone())
+                >
                     {text(&JSON, |t| t.export)}
                 </button>
                 <button
                     type="button"
                     class="import"
-                    on:click=move |_| import(ctx, area)
+                    on:click=move |_| start_import(ctx, area, owner.clone())
                 >
                     {text(&JSON, |t| t.import)}
                 </button>
@@ -115,17 +123,34 @@ fn value_of(a: &web_sys::HtmlTextAreaElement) -> (wasm_bindgen::JsValue, usize) 
     (value, length)
 }
 
+/// Imports the box's text ([`import`]) in the import's chunk, fetched the first
+/// time: the first module, and the setup's chunk, never read JSON. If it cannot
+/// be fetched, the box says so.
+fn start_import(ctx: Ctx, area: NodeRef<Textarea>, owner: Option<Owner>) {
+    in_chunk(owner, async move {
+        if chunks::import_box(ctx, area).await.is_err() {
+            let answer = import::Answer::new(import::Imported {
+                notice: None,
+                result: Err(not_loaded(ctx)),
+            });
+            let text = area.get_untracked().map(|a| a.value()).unwrap_or_default();
+            ctx.act(Action::Import(text, answer));
+        }
+    });
+}
+
 /// Imports the box's text: a big one is read in a worker while the page says
 /// "reading…" (docs/bad-input.md, "Big imports"); a small one, or
-/// any where no worker can start, here and now.
-fn import(ctx: Ctx, area: NodeRef<Textarea>) {
+/// any where no worker can start, here and now. In the import's chunk
+/// ([`chunks::import_box`]).
+pub fn import(ctx: Ctx, area: NodeRef<Textarea>) {
     let Some(a) = area.get_untracked() else {
         return;
     };
     // The text as a JS string, to post to the worker without a copy through wasm.
     let (value, length) = value_of(&a);
     if length <= import::WORKER_TEXT || !worker::can_read() {
-        ctx.act(Action::Import(a.value()));
+        import_here(ctx, a.value());
         return;
     }
     ctx.act(Action::Reading);
@@ -146,7 +171,44 @@ fn import(ctx: Ctx, area: NodeRef<Textarea>) {
 fn here(ctx: Ctx, area: NodeRef<Textarea>, ticket: u64) {
     if ctx.read(|p| p.reading == Some(ticket)) == Some(true) {
         if let Some(a) = area.get_untracked() {
-            ctx.act(Action::Import(a.value()));
+            import_here(ctx, a.value());
         }
+    }
+}
+
+/// Reads `text` on this thread and runs it.
+fn import_here(ctx: Ctx, text: String) {
+    let answer = import::Answer::new(import::read(&text));
+    ctx.act(Action::Import(text, answer));
+}
+
+/// Fills the box with the setup in the JSON format, written in the import's
+/// chunk.
+fn export(ctx: Ctx, owner: Option<Owner>) {
+    let Some(setup) = ctx.read(|p| p.setup().clone()) else {
+        return;
+    };
+    in_chunk(owner, async move {
+        let json = chunks::write_json(setup)
+            .await
+            .unwrap_or_else(|_| not_loaded(ctx));
+        ctx.act(Action::Export(json));
+    });
+}
+
+/// The chunk's one-line notice, in the page's language.
+fn not_loaded(ctx: Ctx) -> String {
+    crate::texts::chunks::CHUNKS
+        .get(ctx.lang.get_untracked())
+        .failed
+        .to_string()
+}
+
+/// Runs `work` (which waits for a chunk) under the box's owner: a box removed
+/// meanwhile stops it.
+fn in_chunk(owner: Option<Owner>, work: impl std::future::Future<Output = ()> + 'static) {
+    match owner {
+        Some(owner) => owner.with(|| leptos::task::spawn_local_scoped_with_cancellation(work)),
+        None => leptos::task::spawn_local(work),
     }
 }

@@ -15,17 +15,42 @@ use leptos::prelude::*;
 use super::{text, use_ctx};
 use crate::texts::setup::SETUP;
 
-/// The setup form. Folded while a lesson is open (the lesson sets it up; the
+/// The setup's fold. Folded while a lesson is open (the lesson sets it up; the
 /// learner unfolds it to change it), so that the step's lanes are where its text
 /// points, under the panel; lab D's second table (the counter next to an
 /// independent sliding log) is under the lanes ([`crate::view::sweep`]). Opening or
 /// closing a lesson sets it again; the learner's own folding stays until then.
+/// The form inside ([`form`]) is a chunk, fetched the first time the fold is open
+/// (after the first lanes are drawn when it opens unfolded).
 #[component]
 pub fn Setup() -> impl IntoView {
     let open = use_ctx().memo(|p| p.lesson.is_none());
+    let seen = RwSignal::new(open.get_untracked());
+    Effect::new(move |_| {
+        if open.get() {
+            seen.set(true);
+        }
+    });
     view! {
-        <details class="setup-fold" prop:open=open>
+        <details
+            class="setup-fold"
+            prop:open=open
+            on:toggle=move |e| {
+                let unfolded = event_target::<web_sys::HtmlDetailsElement>(&e).open();
+                if unfolded && !seen.get_untracked() {
+                    seen.set(true);
+                }
+            }
+        >
             <summary>{text(&SETUP, |t| t.fold)}</summary>
+            {move || seen.get().then(|| crate::view::chunks::panel("setup", crate::view::chunks::setup))}
+        </details>
+    }
+}
+
+/// The setup form, part by part (in the `setup` chunk).
+pub fn form() -> impl IntoView {
+    view! {
             <section class="setup">
                 <h2 class="sr-only">{text(&SETUP, |t| t.setup)}</h2>
                 <div class="row">
@@ -38,7 +63,6 @@ pub fn Setup() -> impl IntoView {
                 <custom::CustomRequests />
                 <json::JsonBox />
             </section>
-        </details>
     }
 }
 
