@@ -375,6 +375,7 @@ fn every_command_has_help() {
         "lesson",
         "translate",
         "quiz",
+        "choose",
     ] {
         for flag in ["--help", "-h"] {
             let o = ratelab(&[c, flag], None);
