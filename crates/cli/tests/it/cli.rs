@@ -501,3 +501,48 @@ fn the_js_types_list_the_registrys_scenarios() {
     all.sort();
     assert_eq!(page, all);
 }
+
+#[test]
+fn the_counters_trace_marks_its_wrong_allows_and_blocks() {
+    // The golden stream (trace 3.3a): wrong allows at 10.1 s and 15 s, the true
+    // count 5 beside the estimate 4.95 and 3.5.
+    let out = stdout(&ratelab(
+        &["trace", GOLDEN, "--limiter", "sliding_window_counter"],
+        None,
+    ));
+    let header = out.lines().nth(1).unwrap();
+    assert!(
+        header.ends_with("estimate  true count in (t − W, t]  error"),
+        "{header}"
+    );
+    let marked: Vec<(&str, &str, &str)> = out
+        .lines()
+        .filter(|l| l.ends_with("wrong allow") || l.ends_with("wrong block"))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w[1], w[w.len() - 4], w[w.len() - 3])
+        })
+        .collect();
+    assert_eq!(marked, [("10.1", "4.95", "5"), ("15", "3.5", "5")], "{out}");
+    assert!(
+        out.contains("  4.95                         5  wrong allow\n"),
+        "{out}"
+    );
+    // 3.3c's stream: two wrong blocks, 2 in the real window.
+    let early = r#"{"requests": [200, 400, 600, 800, 1000, 12000, 12500, 13000, 14000, 16000],
+        "limiters": [{"algorithm": "sliding_window_counter", "limit": 5, "period_ms": 10000},
+                     {"algorithm": "sliding_log", "limit": 5, "period_ms": 10000}]}"#;
+    let out = stdout(&ratelab(&["trace"], Some(early)));
+    let (counter, log) = out.split_once("\nsliding_log").unwrap();
+    assert_eq!(
+        counter.matches("  2  wrong block\n").count(),
+        2,
+        "{counter}"
+    );
+    assert_eq!(counter.matches("wrong allow").count(), 0, "{counter}");
+    // Other limiters' tables have no such columns.
+    assert!(
+        !log.contains("true count") && !log.contains("wrong"),
+        "{log}"
+    );
+}
