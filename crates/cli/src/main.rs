@@ -57,8 +57,11 @@ usage:
                                             run the JSON through a Redis server's scripts,
                                             print the report; say if it equals the engine's
   ratelab redis race [--url URL] [--threads 16] [--requests 640] [--burst 100]
-  ratelab redis memory [--url URL] [--prefix P]
-                                            the race and memory labs on a Redis server
+  ratelab redis memory [--url URL] [--prefix P] [--keys N] [--lang en|vi]
+                                            the race and memory labs on a Redis server;
+                                            memory --keys N: what N keys of each limiter
+                                            take (with no --url: no server, the committed
+                                            numbers, and why they differ from the article's)
   ratelab lua ALGORITHM [--limit 100] [--period 1m] [--burst B] [--delay D] [--nodelay]
                                             print the limiter's Lua script alone (to save:
                                             > gcra.lua), and on stderr how to load and

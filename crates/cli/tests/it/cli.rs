@@ -546,3 +546,52 @@ fn the_counters_trace_marks_its_wrong_allows_and_blocks() {
         "{log}"
     );
 }
+
+#[test]
+fn redis_memory_keys_explains_and_sums_without_a_server() {
+    // No --url: nothing is connected to (the default URL may have no server).
+    let out = stdout(&ratelab(&["redis", "memory", "--keys", "1000000"], None));
+    assert!(
+        out.starts_with("Why Redis says 104 bytes where the article says 68\n"),
+        "{out}"
+    );
+    // Grouped numbers are written with no-break spaces (`~` below).
+    for must in [
+        "24 + 48 + 32 = 104",
+        "measured on Redis 8.8.0",
+        "1~000~000 keys at the bytes per key measured on Redis 7.0.15",
+        "\nfixed_window                          104  104~000~000 bytes ≈ 99.1 MiB\n",
+        "\ngcra                                   88  88~000~000 bytes ≈ 83.9 MiB\n",
+        "\nsliding_log, 1000 entries          102416  102~416~000~000 bytes ≈ 95.3 GiB\n",
+    ] {
+        let must = must.replace('~', "\u{a0}");
+        assert!(out.contains(&must), "no {must:?} in {out}");
+    }
+    let vi = stdout(&ratelab(
+        &["redis", "memory", "--keys", "1", "--lang", "vi"],
+        None,
+    ));
+    assert!(vi.starts_with("Vì sao Redis báo 104 byte"), "{vi}");
+    for (args, message) in [
+        (
+            &["redis", "memory", "--keys", "lots"][..],
+            "error: --keys: ",
+        ),
+        (
+            &["redis", "memory", "--keys"],
+            "error: --keys: needs a value",
+        ),
+        (
+            &["redis", "memory", "--keys", "5", "--lang", "fr"],
+            "error: --lang: unknown language \"fr\" (expected en or vi)",
+        ),
+    ] {
+        let o = ratelab(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(
+            err.starts_with(message) && err.lines().count() == 1,
+            "{err}"
+        );
+    }
+}
