@@ -46,11 +46,12 @@ usage:
   ratelab simulate [FILE|-] [--table]       run a JSON config, print the JSON report
                                             (--table: the yardstick as a text table)
   ratelab trace [FILE|-] [--limiter ID]...  print each limiter's decisions as a trace table
-  ratelab respond [FILE|-] --at T [--key K] [--limiter ID]...
+  ratelab respond [FILE|-] --at T [--key K] [--limiter ID]... [--lang en|vi]
                                             print the response each limiter would send a
                                             request at T (after the stream's requests up
                                             to T): status, headers in both dialects, and
-                                            the JSON body of a 429
+                                            a 429's Content-Type and JSON body; after a
+                                            429, why 429 and not 503
   ratelab scenarios [--json]                list the scenarios
   ratelab lab <a|b|c|d|e>                   print a lab's results
   ratelab redis simulate [FILE|-] [--url URL] [--prefix P] [--force] [--keep] [--slack 10m]
@@ -207,7 +208,8 @@ fn command(args: &[String]) -> Result<String, Failure> {
             Ok(String::new())
         }
         "respond" => {
-            let (file, flags) = split_file(rest, &["--limiter", "-l", "--at", "--key", "-k"])?;
+            let (lang, rest) = take_lang(rest)?;
+            let (file, flags) = split_file(&rest, &["--limiter", "-l", "--at", "--key", "-k"])?;
             let (mut only, mut at, mut key) = (Vec::new(), None, String::new());
             let mut flags = flags.iter();
             while let Some(flag) = flags.next() {
@@ -231,7 +233,7 @@ fn command(args: &[String]) -> Result<String, Failure> {
             }
             let at = at.ok_or_else(|| Failure("respond: needs --at T (e.g. --at 10.4s)".into()))?;
             let config = Config::from_json(&read_input(file)?)?;
-            respond::render(&config, &only, at, &key)
+            respond::render(&config, &only, at, &key, lang)
         }
         "scenarios" => match rest {
             [] => Ok(labs::scenario_list()),

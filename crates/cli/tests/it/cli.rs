@@ -148,8 +148,12 @@ fn respond_prints_each_limiters_429_in_both_dialects() {
          X-RateLimit-Limit: 5\n\
          X-RateLimit-Remaining: 0\n\
          X-RateLimit-Reset: 2\n\
+         Content-Type: application/json\n\
          \n\
-         {\"error\": \"rate_limit_exceeded\", \"retry_after_seconds\": 2}\n"
+         {\"error\": \"rate_limit_exceeded\", \"retry_after_seconds\": 2}\n\
+         \n\
+         Why 429 and not 503: 429 Too Many Requests says that this client sent too much and may come back when Retry-After says; 503 Service Unavailable says that the server cannot serve anyone just now, and clients and monitors treat it as an outage. A rate limiter refuses one client, so it answers 429 (ratelab-tower answers 503 only when its store is down and it is told to fail closed).\n\
+         Retry-After is standard HTTP (RFC 9110) and 429 is RFC 6585; RateLimit-Policy and RateLimit come from an IETF draft that may still change; X-RateLimit-* is a common habit with no standard behind it, and servers disagree on what its Reset means (here: seconds to wait).\n"
     );
     for (args, message) in [
         (
@@ -594,4 +598,51 @@ fn redis_memory_keys_explains_and_sums_without_a_server() {
             "{err}"
         );
     }
+}
+
+#[test]
+fn respond_prints_the_engines_one_response_text_for_every_limiter() {
+    // Every limiter of the golden scenario, at every request's time and between:
+    // what `respond` prints is the heading and `Headers::response_text`, the text the
+    // page's full response shows, and nothing of its own.
+    let config = ratelab_sim::Config::from_json(&std::fs::read_to_string(GOLDEN).unwrap()).unwrap();
+    let timeline = ratelab_sim::Timeline::from_config(&config).unwrap();
+    let (mut seen_429, mut seen_200) = (false, false);
+    for at in [0u64, 9_800, 10_400, 12_000, 19_500, 30_000] {
+        let at_text = at.to_string();
+        for (j, lane) in config.lanes.iter().enumerate() {
+            let out = stdout(&ratelab(
+                &["respond", GOLDEN, "--at", &at_text, "-l", &lane.id],
+                None,
+            ));
+            let h = timeline.headers_at(j, "", at).unwrap();
+            let (heading, rest) = out.split_once('\n').unwrap();
+            assert!(heading.starts_with(&format!("{} (", lane.id)), "{heading}");
+            let text = h.response_text();
+            assert!(rest.starts_with(&text), "{} at {at}: {rest}", lane.id);
+            let after = &rest[text.len()..];
+            if h.status == 429 {
+                seen_429 = true;
+                assert!(
+                    text.contains("\nContent-Type: application/json\n\n{"),
+                    "{text}"
+                );
+                assert!(after.starts_with("\nWhy 429 and not 503: "), "{after}");
+            } else {
+                seen_200 = true;
+                assert!(!text.contains("Content-Type") && after.is_empty(), "{out}");
+            }
+        }
+    }
+    assert!(seen_429 && seen_200);
+    let vi = stdout(&ratelab(
+        &["respond", GOLDEN, "--at", "10.4s", "--lang", "vi"],
+        None,
+    ));
+    assert!(vi.contains("\nVì sao là 429 chứ không phải 503: "), "{vi}");
+    assert_eq!(
+        vi.matches("Vì sao là 429").count(),
+        1,
+        "the note once, after the lanes"
+    );
 }
