@@ -14,6 +14,7 @@
 //! ratelab lesson ID [--json] [--lang vi]    one lesson, with the engine's numbers
 //! ratelab translate [FILE|-] [--json]       a tool's rate limit as a lane, and back
 //! ratelab quiz [--json] [--lang vi]         the check questions, answered by the engine
+//! ratelab choose [--answers a,b] [--matrix] which limiter: the flowchart, the matrix
 //! ```
 //!
 //! Bad input exits with status 2 and one line on stderr: the same message the
@@ -22,6 +23,7 @@
 //! ratelab-sim's budgets ([`ratelab_sim::Budget`]); everything echoed from the input
 //! (ids, keys, messages) is sanitised ([`ratelab_sim::text::sanitize`]).
 
+mod choose;
 mod labs;
 mod lessons;
 mod redis;
@@ -44,19 +46,23 @@ usage:
   ratelab simulate [FILE|-] [--table]       run a JSON config, print the JSON report
                                             (--table: the yardstick as a text table)
   ratelab trace [FILE|-] [--limiter ID]...  print each limiter's decisions as a trace table
-  ratelab respond [FILE|-] --at T [--key K] [--limiter ID]...
+  ratelab respond [FILE|-] --at T [--key K] [--limiter ID]... [--lang en|vi]
                                             print the response each limiter would send a
                                             request at T (after the stream's requests up
                                             to T): status, headers in both dialects, and
-                                            the JSON body of a 429
+                                            a 429's Content-Type and JSON body; after a
+                                            429, why 429 and not 503
   ratelab scenarios [--json]                list the scenarios
   ratelab lab <a|b|c|d|e>                   print a lab's results
   ratelab redis simulate [FILE|-] [--url URL] [--prefix P] [--force] [--keep] [--slack 10m]
                                             run the JSON through a Redis server's scripts,
                                             print the report; say if it equals the engine's
   ratelab redis race [--url URL] [--threads 16] [--requests 640] [--burst 100]
-  ratelab redis memory [--url URL] [--prefix P]
-                                            the race and memory labs on a Redis server
+  ratelab redis memory [--url URL] [--prefix P] [--keys N] [--lang en|vi]
+                                            the race and memory labs on a Redis server;
+                                            memory --keys N: what N keys of each limiter
+                                            take (with no --url: no server, the committed
+                                            numbers, and why they differ from the article's)
   ratelab lua ALGORITHM [--limit 100] [--period 1m] [--burst B] [--delay D] [--nodelay]
                                             print the limiter's Lua script alone (to save:
                                             > gcra.lua), and on stderr how to load and
@@ -74,6 +80,15 @@ usage:
                                             (answer a, b, c… on standard input), then says
                                             if it was right, with the engine's numbers;
                                             --answers prints them all answered
+  ratelab choose [--answers a,b,...] [--matrix] [--json] [--lang en|vi] [--base URL]
+                                            which limiter? asks the flowchart's questions
+                                            (answer a, b… on standard input) and ends on a
+                                            limiter, its parameters and the lesson step
+                                            that shows it (?lesson=ID&step=N after --base);
+                                            --answers walks it without asking; --matrix
+                                            prints the decision matrix and the goal and
+                                            situation tables; --json: the walk, or the
+                                            whole chooser as data
   ratelab --help | --version
 
 FILE defaults to standard input (also written -), at most 64 MiB. T is a time in ms
@@ -193,7 +208,8 @@ fn command(args: &[String]) -> Result<String, Failure> {
             Ok(String::new())
         }
         "respond" => {
-            let (file, flags) = split_file(rest, &["--limiter", "-l", "--at", "--key", "-k"])?;
+            let (lang, rest) = take_lang(rest)?;
+            let (file, flags) = split_file(&rest, &["--limiter", "-l", "--at", "--key", "-k"])?;
             let (mut only, mut at, mut key) = (Vec::new(), None, String::new());
             let mut flags = flags.iter();
             while let Some(flag) = flags.next() {
@@ -217,7 +233,7 @@ fn command(args: &[String]) -> Result<String, Failure> {
             }
             let at = at.ok_or_else(|| Failure("respond: needs --at T (e.g. --at 10.4s)".into()))?;
             let config = Config::from_json(&read_input(file)?)?;
-            respond::render(&config, &only, at, &key)
+            respond::render(&config, &only, at, &key, lang)
         }
         "scenarios" => match rest {
             [] => Ok(labs::scenario_list()),
@@ -250,7 +266,10 @@ fn command(args: &[String]) -> Result<String, Failure> {
                     "--json" => json = true,
                     "--base" => {
                         base = Some(it.next().cloned().ok_or_else(|| {
-                            Failure("--base: needs the playground's address (e.g. http://127.0.0.1:8080/)".into())
+                            Failure(
+                            "--base: needs the playground's address (e.g. http://127.0.0.1:8080/)"
+                                .into(),
+                        )
                         })?)
                     }
                     flag if flag.starts_with('-') => {
@@ -281,8 +300,8 @@ fn command(args: &[String]) -> Result<String, Failure> {
                 }
             }
             let text = read_input(file)?;
-            let t = ratelab_learn::translate::translate(&text)
-                .map_err(|e| Failure(e.text(lang)))?;
+            let t =
+                ratelab_learn::translate::translate(&text).map_err(|e| Failure(e.text(lang)))?;
             Ok(if json {
                 t.to_json(lang) + "\n"
             } else {
@@ -309,14 +328,85 @@ fn command(args: &[String]) -> Result<String, Failure> {
             // Asked one by one: each answer read before the next question is shown.
             let stdin = std::io::stdin();
             let terminal = std::io::IsTerminal::is_terminal(&stdin);
-            lessons::ask(&q, &mut stdin.lock(), &mut std::io::stdout().lock(), terminal, lang)
-                .map_err(|e| Failure(format!("quiz: {e}")))?;
+            lessons::ask(
+                &q,
+                &mut stdin.lock(),
+                &mut std::io::stdout().lock(),
+                terminal,
+                lang,
+            )
+            .map_err(|e| Failure(format!("quiz: {e}")))?;
             Ok(String::new())
         }
+        "choose" => choose(rest),
         other => Err(Failure(format!(
-            "unknown command \"{other}\" (expected simulate, trace, respond, scenarios, lab, redis, lua, lessons, lesson, translate or quiz; see ratelab --help)"
+            "unknown command \"{other}\" (expected {COMMANDS}; see ratelab --help)"
         ))),
     }
+}
+
+/// The commands, for the message on an unknown one.
+const COMMANDS: &str =
+    "simulate, trace, respond, scenarios, lab, redis, lua, lessons, lesson, translate, quiz or choose";
+
+/// `ratelab choose [--answers a,b,...] [--matrix] [--json] [--lang en|vi] [--base URL]`.
+fn choose(args: &[String]) -> Result<String, Failure> {
+    let (lang, rest) = take_lang(args)?;
+    let (mut json, mut matrix, mut answers, mut base) = (false, false, None, None);
+    let mut it = rest.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--json" => json = true,
+            "--matrix" => matrix = true,
+            "--answers" => {
+                let list = it
+                    .next()
+                    .ok_or_else(|| Failure("--answers: needs a list like a,b,a".into()))?;
+                answers = Some(list.split(',').map(str::to_string).collect::<Vec<_>>());
+            }
+            "--base" => {
+                base = Some(it.next().cloned().ok_or_else(|| {
+                    Failure(
+                        "--base: needs the playground's address (e.g. http://127.0.0.1:8080/)"
+                            .into(),
+                    )
+                })?)
+            }
+            other => return Err(Failure(format!("choose: unexpected argument {other}"))),
+        }
+    }
+    let base = base.as_deref();
+    if matrix && answers.is_some() {
+        return Err(Failure(
+            "choose: --matrix prints the tables, --answers walks the flowchart; give one".into(),
+        ));
+    }
+    if let Some(answers) = answers {
+        let walk = ratelab_learn::chooser::walk(&answers)
+            .map_err(|e| Failure(format!("choose --answers: {}", e.text())))?;
+        return Ok(if json {
+            ratelab_learn::chooser::walk_json(&walk, lang) + "\n"
+        } else {
+            choose::walk_text(&walk, lang, base)
+        });
+    }
+    if json {
+        return Ok(ratelab_learn::chooser::to_json(lang) + "\n");
+    }
+    if matrix {
+        return Ok(choose::matrix(lang, base));
+    }
+    let stdin = std::io::stdin();
+    let terminal = std::io::IsTerminal::is_terminal(&stdin);
+    choose::ask(
+        &mut stdin.lock(),
+        &mut std::io::stdout().lock(),
+        terminal,
+        lang,
+        base,
+    )
+    .map_err(|e| Failure(format!("choose: {e}")))?;
+    Ok(String::new())
 }
 
 /// `ratelab NAME --help`: NAME's lines of [`USAGE`] (each `ratelab NAME ...` and
@@ -343,7 +433,7 @@ fn help(name: &str) -> Result<String, Failure> {
     }
     if out == "usage:\n" || name.starts_with('-') {
         return Err(Failure(format!(
-            "unknown command \"{name}\" (expected simulate, trace, respond, scenarios, lab, redis, lua, lessons, lesson, translate or quiz; see ratelab --help)"
+            "unknown command \"{name}\" (expected {COMMANDS}; see ratelab --help)"
         )));
     }
     out.push('\n');

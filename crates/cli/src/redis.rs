@@ -29,6 +29,11 @@ struct Flags {
     threads: usize,
     requests: usize,
     burst: u64,
+    /// `memory --keys N`: the learner's key count.
+    keys: Option<u64>,
+    /// Whether `--url` was given (`memory --keys N` without it needs no server).
+    url_given: bool,
+    lang: ratelab_learn::lesson::Lang,
 }
 
 fn flags(list: &[String]) -> Result<Flags, Failure> {
@@ -41,12 +46,32 @@ fn flags(list: &[String]) -> Result<Flags, Failure> {
         threads: 16,
         requests: 640,
         burst: 100,
+        keys: None,
+        url_given: false,
+        lang: ratelab_learn::lesson::Lang::En,
     };
     let mut it = list.iter();
     while let Some(flag) = it.next() {
         let mut value = || value_of(flag, &mut it);
         match flag.as_str() {
-            "--url" => f.url = value()?,
+            "--url" => {
+                f.url = value()?;
+                f.url_given = true;
+            }
+            "--keys" => {
+                let text = value()?;
+                f.keys = Some(
+                    parse_count(&text, MAX_KEYS).map_err(|e| Failure(format!("--keys: {e}")))?,
+                );
+            }
+            "--lang" => {
+                let v = value()?;
+                f.lang = ratelab_learn::lesson::Lang::from_id(&v).ok_or_else(|| {
+                    Failure(format!(
+                        "--lang: unknown language \"{v}\" (expected en or vi)"
+                    ))
+                })?;
+            }
             "--prefix" => f.prefix = value()?,
             "--force" => f.force = true,
             "--keep" => f.keep = true,
@@ -62,6 +87,9 @@ fn flags(list: &[String]) -> Result<Flags, Failure> {
     }
     Ok(f)
 }
+
+/// The most keys `redis memory --keys` sums (a trillion: far beyond one server).
+const MAX_KEYS: u64 = 1_000_000_000_000;
 
 /// The argument after `flag`.
 fn value_of<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<String, Failure> {
@@ -106,6 +134,9 @@ pub fn command(args: &[String]) -> Result<Output, Failure> {
         }
         "memory" => {
             let f = flags(rest)?;
+            if let (Some(keys), false) = (f.keys, f.url_given) {
+                return Ok(Output::text(memory_explained(keys, f.lang)));
+            }
             let space = KeySpace::new(&f.prefix)?;
             let mut redis = Redis::connect(&f.url)?;
             if !f.force {
@@ -162,6 +193,33 @@ pub fn command(args: &[String]) -> Result<Output, Failure> {
             ));
             if !out.ends_with('\n') {
                 out.push('\n');
+            }
+            if let Some(keys) = f.keys {
+                let measured: Vec<(String, u64)> = m
+                    .rows
+                    .iter()
+                    .map(|r| {
+                        let what = if r.keys > 1 {
+                            format!("{} ({} keys)", r.algorithm, r.keys)
+                        } else {
+                            r.algorithm.to_string()
+                        };
+                        (what, r.bytes)
+                    })
+                    .chain(
+                        m.log
+                            .iter()
+                            .map(|l| (format!("sliding_log, {} entries", l.entries), l.bytes)),
+                    )
+                    .collect();
+                out.push_str(&format!(
+                    "\n{} keys at the bytes per key measured on {} just now:\n",
+                    ratelab_learn::lesson::FactValue::Count(keys).text(f.lang),
+                    f.url
+                ));
+                out.push_str(&capacity_table(keys, &measured, f.lang));
+            } else {
+                out.push_str("\n(--keys N: what N keys of each take; without --url, with the committed numbers and why they differ from the article's)\n");
             }
             Ok(Output::text(out))
         }
@@ -331,4 +389,48 @@ fn is_plain(a: &str) -> bool {
     !a.is_empty()
         && a.chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_.:/=,+@%".contains(c))
+}
+
+/// `ratelab redis memory --keys N` without a server: why Redis's bytes per key differ
+/// from the article's (ratelab-learn's `memory`), then N keys of each limiter at the
+/// bytes the memory lab measured (the committed `data/checked.json`).
+fn memory_explained(keys: u64, lang: ratelab_learn::lesson::Lang) -> String {
+    let parts = ratelab_learn::memory::explain(lang);
+    let mut out = String::new();
+    for p in &parts {
+        out.push_str(p);
+        out.push_str("\n\n");
+    }
+    out.push_str(&ratelab_learn::memory::sum_heading(keys, lang));
+    out.push('\n');
+    let measured: Vec<(String, u64)> = ratelab_learn::memory::committed_capacity(keys)
+        .into_iter()
+        .map(|r| (r.what, r.bytes_per_key))
+        .collect();
+    out.push_str(&capacity_table(keys, &measured, lang));
+    out
+}
+
+/// `keys` × each row's bytes per key, as a table.
+fn capacity_table(keys: u64, rows: &[(String, u64)], lang: ratelab_learn::lesson::Lang) -> String {
+    use ratelab_learn::memory::{capacity, size_text};
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|(what, bytes)| {
+            vec![
+                what.clone(),
+                bytes.to_string(),
+                size_text(capacity(keys, *bytes), lang),
+            ]
+        })
+        .collect();
+    let mut out = table(
+        &["stored", "bytes per key", "total"],
+        &[Align::Left, Align::Right, Align::Left],
+        &rows,
+    );
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
 }

@@ -1,9 +1,10 @@
 //! `ratelab respond`: the response each limiter would send a request arriving at a
 //! given time, after every request of the stream up to then: the status line, the
-//! rate-limit headers in both dialects and, on a 429, the JSON body. Everything is
-//! `ratelab_core::Headers`, as the playground shows it.
+//! rate-limit headers in both dialects and, on a 429, `Content-Type` and the JSON
+//! body: `ratelab_core::Headers::response_text`, the one text the page's full
+//! response shows too. After a 429, why 429 and not 503 (ratelab-learn's texts).
 
-use ratelab_core::Dialect;
+use ratelab_learn::lesson::Lang;
 use ratelab_sim::{Config, Timeline};
 
 use crate::trace::heading;
@@ -11,12 +12,19 @@ use crate::Failure;
 
 /// Each lane's response (only those in `only`, if any) to a request of cost 1 from
 /// `key` at `at` ms.
-pub fn render(config: &Config, only: &[String], at: u64, key: &str) -> Result<String, Failure> {
+pub fn render(
+    config: &Config,
+    only: &[String],
+    at: u64,
+    key: &str,
+    lang: Lang,
+) -> Result<String, Failure> {
     crate::trace::check_ids(config, only)?;
     // The playground's timeline, held to its budget (a huge sliding log is refused
     // with one line before the work).
     let timeline = Timeline::from_config(config)?;
     let mut out = String::new();
+    let mut refused = false;
     for (j, lane) in config.lanes.iter().enumerate() {
         if !only.is_empty() && !only.contains(&lane.id) {
             continue;
@@ -35,20 +43,16 @@ pub fn render(config: &Config, only: &[String], at: u64, key: &str) -> Result<St
                 format!(", key {key:?}")
             }
         ));
-        out.push_str(&format!("HTTP/1.1 {}\n", h.status_line()));
-        let mut fields = h.fields(Dialect::Ietf);
-        // Retry-After once, then the common dialect's three.
-        fields.extend(
-            h.fields(Dialect::Common)
-                .into_iter()
-                .filter(|(name, _)| *name != "Retry-After"),
-        );
-        for (name, value) in fields {
-            out.push_str(&format!("{name}: {value}\n"));
-        }
-        if let Some(body) = h.body() {
-            out.push_str(&format!("\n{body}\n"));
-        }
+        out.push_str(&h.response_text());
+        refused |= h.status == 429;
+    }
+    if refused {
+        let t = lang.texts();
+        out.push_str(&format!(
+            "\n{}\n{}\n",
+            t.or_key("response.why_429"),
+            t.or_key("response.standards")
+        ));
     }
     Ok(out)
 }

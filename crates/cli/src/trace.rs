@@ -1,10 +1,15 @@
 //! `ratelab trace`: each limiter's decisions as a trace table, one row per request,
 //! straight from `Limiter::explain` (state before, the comparison made, the verdict,
-//! state after).
+//! state after). A sliding window counter's table has two more columns
+//! (ratelab-sim's `counter_error`): the true count of its own admissions in the
+//! real window `(t − W, t]` beside the estimate it decided on, and `wrong allow` /
+//! `wrong block` where the two disagree.
 
 use std::io::Write;
 
+use ratelab_core::Algorithm;
 use ratelab_core::Explanation;
+use ratelab_sim::counter_error::{counter_marks, CounterMark};
 use ratelab_sim::text::{fields, sanitize};
 use ratelab_sim::{trace_each, Config, LaneTrace, ResolvedParams, TraceRow};
 
@@ -27,6 +32,9 @@ pub fn render(config: &Config, only: &[String], out: &mut dyn Write) -> Result<(
     let keyed = selected.stream.requests.iter().any(|r| r.key != 0);
     let mut current: Option<(usize, LaneTrace, Vec<Vec<String>>)> = None;
     let mut failed: Option<std::io::Error> = None;
+    // The counter lane being written: its marks, computed when it starts.
+    let mut marks: Option<Vec<CounterMark>> = None;
+    let mut marks_failed: Option<ratelab_sim::SimError> = None;
     let mut flush = |lane: Option<(usize, LaneTrace, Vec<Vec<String>>)>,
                      failed: &mut Option<std::io::Error>| {
         if let (Some((j, heading, rows)), None) = (lane, &*failed) {
@@ -40,7 +48,8 @@ pub fn render(config: &Config, only: &[String], out: &mut dyn Write) -> Result<(
                 &heading.params,
             ));
             text.push('\n');
-            text.push_str(&self::rows(&rows, keyed));
+            let counter = heading.algorithm == Algorithm::SlidingWindowCounter.id();
+            text.push_str(&self::rows(&rows, keyed, counter));
             if let Err(e) = out.write_all(text.as_bytes()) {
                 *failed = Some(e);
             }
@@ -57,13 +66,29 @@ pub fn render(config: &Config, only: &[String], out: &mut dyn Write) -> Result<(
         if current.as_ref().is_none_or(|(k, _, _)| *k != j) {
             flush(current.take(), &mut failed);
             current = Some((j, lane.clone(), Vec::new()));
+            marks = None;
+            if lane.algorithm == Algorithm::SlidingWindowCounter.id() {
+                match counter_marks(&selected, j) {
+                    Ok(m) => marks = Some(m),
+                    Err(e) => marks_failed = marks_failed.take().or(Some(e)),
+                }
+            }
         }
         if let Some((_, _, rows)) = current.as_mut() {
             let i = rows.len();
-            rows.push(cells(i, &row, keyed));
+            let mut c = cells(i, &row, keyed);
+            if let Some(m) = marks.as_ref().and_then(|m| m.get(i)) {
+                c.push(m.estimate.to_string());
+                c.push(m.true_count.to_string());
+                c.push(m.mark.label().to_string());
+            }
+            rows.push(c);
         }
     })?;
     flush(current.take(), &mut failed);
+    if let Some(e) = marks_failed {
+        return Err(e.into());
+    }
     // A closed pipe (`ratelab trace | head`) is not an error worth reporting.
     match failed {
         Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
@@ -133,14 +158,24 @@ fn cells(i: usize, row: &TraceRow, keyed: bool) -> Vec<String> {
     cells
 }
 
-fn rows(rows: &[Vec<String>], keyed: bool) -> String {
+/// The table; `counter` adds the estimate, the real window's count and the mark (the cells
+/// [`render`] appended).
+fn rows(rows: &[Vec<String>], keyed: bool, counter: bool) -> String {
     let mut header = vec!["#", "time"];
     if keyed {
         header.push("key");
     }
     header.extend(["state before", "check", "verdict", "state after"]);
+    if counter {
+        header.extend(["estimate", "true count in (t − W, t]", "error"]);
+    }
     let mut align = vec![Align::Right, Align::Right];
     align.extend(std::iter::repeat_n(Align::Left, header.len() - 2));
+    if counter {
+        for a in align.iter_mut().rev().skip(1).take(2) {
+            *a = Align::Right;
+        }
+    }
     table(&header, &align, rows)
 }
 

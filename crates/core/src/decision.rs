@@ -239,6 +239,9 @@ pub struct Headers {
     pub reset: u64,
 }
 
+/// The media type of a 429's body ([`Headers::body`]).
+pub const BODY_CONTENT_TYPE: &str = "application/json";
+
 /// Which header fields [`Headers::fields`] lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
@@ -321,6 +324,37 @@ impl Headers {
             format!("{{\"error\": \"rate_limit_exceeded\", \"retry_after_seconds\": {r}}}")
         })
     }
+
+    /// The whole response as it would come over the wire, one line each, every line
+    /// ending in `\n`: `HTTP/1.1` and the status line; `Retry-After` once (on a
+    /// 429); the IETF draft's `RateLimit-Policy` and `RateLimit`; the common
+    /// dialect's `X-RateLimit-Limit`, `-Remaining` and `-Reset`; and on a 429
+    /// `Content-Type: application/json` ([`BODY_CONTENT_TYPE`]), an empty line and
+    /// [`Headers::body`]. The one text `ratelab respond` prints and the page's full
+    /// response shows.
+    pub fn response_text(&self) -> String {
+        let mut out = format!("HTTP/1.1 {}\n", self.status_line());
+        let mut fields = self.fields(Dialect::Ietf);
+        fields.extend(
+            self.fields(Dialect::Common)
+                .into_iter()
+                .filter(|(name, _)| *name != "Retry-After"),
+        );
+        if let Some(body) = self.body() {
+            fields.push(("Content-Type", BODY_CONTENT_TYPE.into()));
+            for (name, value) in fields {
+                out.push_str(&format!("{name}: {value}\n"));
+            }
+            out.push('\n');
+            out.push_str(&body);
+            out.push('\n');
+        } else {
+            for (name, value) in fields {
+                out.push_str(&format!("{name}: {value}\n"));
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -336,6 +370,39 @@ mod tests {
                 remaining,
             }),
         )
+    }
+
+    #[test]
+    fn the_full_response_is_one_text() {
+        let policy = Policy {
+            limit: 5,
+            window_ms: 10_000,
+        };
+        assert_eq!(
+            counted(false, 1500, 2500, 0)
+                .headers(&policy)
+                .response_text(),
+            "HTTP/1.1 429 Too Many Requests\n\
+             Retry-After: 2\n\
+             RateLimit-Policy: \"default\";q=5;w=10\n\
+             RateLimit: \"default\";r=0;t=2\n\
+             X-RateLimit-Limit: 5\n\
+             X-RateLimit-Remaining: 0\n\
+             X-RateLimit-Reset: 2\n\
+             Content-Type: application/json\n\
+             \n\
+             {\"error\": \"rate_limit_exceeded\", \"retry_after_seconds\": 2}\n"
+        );
+        // A 200 has no Retry-After, no Content-Type and no body.
+        assert_eq!(
+            counted(true, 0, 3100, 2).headers(&policy).response_text(),
+            "HTTP/1.1 200 OK\n\
+             RateLimit-Policy: \"default\";q=5;w=10\n\
+             RateLimit: \"default\";r=2;t=4\n\
+             X-RateLimit-Limit: 5\n\
+             X-RateLimit-Remaining: 2\n\
+             X-RateLimit-Reset: 4\n"
+        );
     }
 
     #[test]

@@ -80,7 +80,7 @@ mod token_bucket;
 
 pub use anchored_window::AnchoredWindow;
 pub use any::{Algorithm, AnyLimiter, Params};
-pub use decision::{Decision, Dialect, Headers, Policy};
+pub use decision::{Decision, Dialect, Headers, Policy, BODY_CONTENT_TYPE};
 pub use error::{CheckError, ParamError};
 pub use exact::{Amount, Frac, Ms};
 pub use explain::{Comparison, Explanation, Field, Op, Step, Value, Verdict};

@@ -10,6 +10,8 @@
 //! last W) or a *wrong block* (it refused a request although fewer than N had
 //! passed). Both limiters see the same arrivals but the exact count follows the
 //! counter's own admissions, so one mistake does not change what is judged next.
+//! The count and the marks are [`ratelab_sim::counter_error`]'s `CounterJudge`, the
+//! same definition as `ratelab trace`'s column.
 //!
 //! This differs from [`ratelab_sim::sweep`], which runs an independent sliding log next to
 //! the counter: there, each limiter follows its own history, so after the first
@@ -26,11 +28,10 @@
 //! divided out in integers to millionths, so it is shown rounded down to 0.0001 %
 //! and marked "≈".
 
-use std::collections::VecDeque;
-
-use ratelab_core::{Frac, Limiter, Rate, SlidingWindowCounter, Snapshot};
+use ratelab_core::{Amount, Frac, Limiter, Rate, SlidingWindowCounter, Snapshot};
 use serde::Serialize;
 
+use ratelab_sim::counter_error::{CounterJudge, Mark};
 use ratelab_sim::sweep::{load_label, SweepSpec};
 use ratelab_sim::SimError;
 
@@ -103,7 +104,6 @@ pub fn judge(spec: &SweepSpec) -> Result<Judged, SimError> {
     let rate = Rate::new(spec.limit, spec.period_ms).map_err(|e| SimError::param("", &e))?;
     let proto = SlidingWindowCounter::new(rate).map_err(|e| SimError::param("", &e))?;
     let mut rows = Vec::with_capacity(spec.loads_permille.len());
-    let mut admitted: VecDeque<u64> = VecDeque::new();
     for &load in &spec.loads_permille {
         let traffic = spec.traffic(load)?;
         let mut row = JudgedRow {
@@ -121,41 +121,34 @@ pub fn judge(spec: &SweepSpec) -> Result<Judged, SimError> {
         let mut judged: u64 = 0;
         for rng in traffic.client_rngs() {
             let mut swc = proto.clone();
-            admitted.clear();
+            // The counter's own admissions in (t − W, t], and each decision marked
+            // against them: ratelab-sim's one definition (`counter_error`).
+            let mut marks = CounterJudge::new(spec.limit, spec.period_ms);
             let mut client_max = 0u64;
             for t in traffic.arrivals(rng) {
-                // The counter's own admissions in (t − W, t): drop those at or
-                // before t − W.
-                while admitted
-                    .front()
-                    .is_some_and(|&a| a as u128 + spec.period_ms as u128 <= t as u128)
-                {
-                    admitted.pop_front();
-                }
-                let exact = admitted.len() as u64;
                 let estimate = match swc.snapshot(t) {
-                    Snapshot::SlidingWindowCounter { estimate, .. } => estimate.0,
-                    _ => Frac::ZERO,
+                    Snapshot::SlidingWindowCounter { estimate, .. } => estimate,
+                    _ => Amount::whole(0),
                 };
                 let d = swc.check(t, 1).map_err(|e| SimError::at("sweep", e))?;
-                let exact_allows = exact < spec.limit;
+                let m = marks.judge(0, t, 1, estimate, d.allowed());
+                let exact = m.true_count;
                 row.requests += 1;
                 row.allowed += d.allowed() as u64;
-                row.wrong_allows += (d.allowed() && !exact_allows) as u64;
-                row.wrong_blocks += (!d.allowed() && exact_allows) as u64;
+                row.wrong_allows += (m.mark == Mark::WrongAllow) as u64;
+                row.wrong_blocks += (m.mark == Mark::WrongBlock) as u64;
                 if exact > 0 {
                     let k = exact as usize;
                     if error_by_exact.len() <= k {
                         error_by_exact.resize(k + 1, 0);
                     }
                     if let Some(slot) = error_by_exact.get_mut(k) {
-                        *slot += abs_diff_scaled(estimate, exact, spec.period_ms);
+                        *slot += abs_diff_scaled(estimate.0, exact, spec.period_ms);
                     }
                     judged += 1;
                 }
                 if d.allowed() {
-                    admitted.push_back(t);
-                    client_max = client_max.max(admitted.len() as u64);
+                    client_max = client_max.max(exact + 1);
                 }
             }
             row.worst_client_max = row.worst_client_max.max(client_max);

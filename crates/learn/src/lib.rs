@@ -3,7 +3,8 @@
 //! say ([`texts`], `en.txt` and `vi.txt`), lab D judged by the article's method
 //! ([`judge`]), real configs translated to a lane and back ([`translate`]), the
 //! decision flowchart ([`chooser`]), the demo article's quiz ([`quiz`]) and a client
-//! retrying after each rounding of Retry-After ([`conformance`]).
+//! retrying after each rounding of Retry-After ([`conformance`]), and why Redis's
+//! bytes per key differ from the article's, with a keys × bytes sum ([`memory`]).
 //!
 //! Every number it shows is computed by running the simulator (`ratelab-sim`); no
 //! result is typed into a text. Nothing in the simulator depends on this crate, so a
@@ -15,6 +16,7 @@ pub mod chooser;
 pub mod conformance;
 pub mod judge;
 pub mod lesson;
+pub mod memory;
 pub mod quiz;
 pub mod texts;
 pub mod translate;

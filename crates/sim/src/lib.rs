@@ -43,6 +43,7 @@
 //! | `json` | the JSON format, reading and writing ([`Config::from_json`], [`Report::to_json`], [`simulate_json`], [`scenarios_json`]) |
 //! | `run`, `yardstick` | one stream through every lane, and the shared metrics |
 //! | [`sweep`](mod@sweep), [`traffic`] | lab D's sweep and seeded Poisson traffic |
+//! | [`counter_error`] | the sliding window counter's estimate beside the real window's count, each wrong allow and wrong block marked |
 //! | [`timeline`] | the live, scrubbable timeline of the playground |
 //! | [`share`] | the playground's link: setup and view as a query string |
 //!
@@ -60,6 +61,7 @@
 
 mod config;
 pub mod cost;
+pub mod counter_error;
 mod error;
 mod json;
 mod run;

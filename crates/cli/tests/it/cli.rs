@@ -148,8 +148,12 @@ fn respond_prints_each_limiters_429_in_both_dialects() {
          X-RateLimit-Limit: 5\n\
          X-RateLimit-Remaining: 0\n\
          X-RateLimit-Reset: 2\n\
+         Content-Type: application/json\n\
          \n\
-         {\"error\": \"rate_limit_exceeded\", \"retry_after_seconds\": 2}\n"
+         {\"error\": \"rate_limit_exceeded\", \"retry_after_seconds\": 2}\n\
+         \n\
+         Why 429 and not 503: 429 Too Many Requests says that this client sent too much and may come back when Retry-After says; 503 Service Unavailable says that the server cannot serve anyone just now, and clients and monitors treat it as an outage. A rate limiter refuses one client, so it answers 429 (ratelab-tower answers 503 only when its store is down and it is told to fail closed).\n\
+         Retry-After is standard HTTP (RFC 9110) and 429 is RFC 6585; RateLimit-Policy and RateLimit come from an IETF draft that may still change; X-RateLimit-* is a common habit with no standard behind it, and servers disagree on what its Reset means (here: seconds to wait).\n"
     );
     for (args, message) in [
         (
@@ -375,6 +379,7 @@ fn every_command_has_help() {
         "lesson",
         "translate",
         "quiz",
+        "choose",
     ] {
         for flag in ["--help", "-h"] {
             let o = ratelab(&[c, flag], None);
@@ -499,4 +504,145 @@ fn the_js_types_list_the_registrys_scenarios() {
     page.sort();
     all.sort();
     assert_eq!(page, all);
+}
+
+#[test]
+fn the_counters_trace_marks_its_wrong_allows_and_blocks() {
+    // The golden stream (trace 3.3a): wrong allows at 10.1 s and 15 s, the true
+    // count 5 beside the estimate 4.95 and 3.5.
+    let out = stdout(&ratelab(
+        &["trace", GOLDEN, "--limiter", "sliding_window_counter"],
+        None,
+    ));
+    let header = out.lines().nth(1).unwrap();
+    assert!(
+        header.ends_with("estimate  true count in (t − W, t]  error"),
+        "{header}"
+    );
+    let marked: Vec<(&str, &str, &str)> = out
+        .lines()
+        .filter(|l| l.ends_with("wrong allow") || l.ends_with("wrong block"))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w[1], w[w.len() - 4], w[w.len() - 3])
+        })
+        .collect();
+    assert_eq!(marked, [("10.1", "4.95", "5"), ("15", "3.5", "5")], "{out}");
+    assert!(
+        out.contains("  4.95                         5  wrong allow\n"),
+        "{out}"
+    );
+    // 3.3c's stream: two wrong blocks, 2 in the real window.
+    let early = r#"{"requests": [200, 400, 600, 800, 1000, 12000, 12500, 13000, 14000, 16000],
+        "limiters": [{"algorithm": "sliding_window_counter", "limit": 5, "period_ms": 10000},
+                     {"algorithm": "sliding_log", "limit": 5, "period_ms": 10000}]}"#;
+    let out = stdout(&ratelab(&["trace"], Some(early)));
+    let (counter, log) = out.split_once("\nsliding_log").unwrap();
+    assert_eq!(
+        counter.matches("  2  wrong block\n").count(),
+        2,
+        "{counter}"
+    );
+    assert_eq!(counter.matches("wrong allow").count(), 0, "{counter}");
+    // Other limiters' tables have no such columns.
+    assert!(
+        !log.contains("true count") && !log.contains("wrong"),
+        "{log}"
+    );
+}
+
+#[test]
+fn redis_memory_keys_explains_and_sums_without_a_server() {
+    // No --url: nothing is connected to (the default URL may have no server).
+    let out = stdout(&ratelab(&["redis", "memory", "--keys", "1000000"], None));
+    assert!(
+        out.starts_with("Why Redis says 104 bytes where the article says 68\n"),
+        "{out}"
+    );
+    // Grouped numbers are written with no-break spaces (`~` below).
+    for must in [
+        "24 + 48 + 32 = 104",
+        "measured on Redis 8.8.0",
+        "1~000~000 keys at the bytes per key measured on Redis 7.0.15",
+        "\nfixed_window                          104  104~000~000 bytes ≈ 99.1 MiB\n",
+        "\ngcra                                   88  88~000~000 bytes ≈ 83.9 MiB\n",
+        "\nsliding_log, 1000 entries          102416  102~416~000~000 bytes ≈ 95.3 GiB\n",
+    ] {
+        let must = must.replace('~', "\u{a0}");
+        assert!(out.contains(&must), "no {must:?} in {out}");
+    }
+    let vi = stdout(&ratelab(
+        &["redis", "memory", "--keys", "1", "--lang", "vi"],
+        None,
+    ));
+    assert!(vi.starts_with("Vì sao Redis báo 104 byte"), "{vi}");
+    for (args, message) in [
+        (
+            &["redis", "memory", "--keys", "lots"][..],
+            "error: --keys: ",
+        ),
+        (
+            &["redis", "memory", "--keys"],
+            "error: --keys: needs a value",
+        ),
+        (
+            &["redis", "memory", "--keys", "5", "--lang", "fr"],
+            "error: --lang: unknown language \"fr\" (expected en or vi)",
+        ),
+    ] {
+        let o = ratelab(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(
+            err.starts_with(message) && err.lines().count() == 1,
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn respond_prints_the_engines_one_response_text_for_every_limiter() {
+    // Every limiter of the golden scenario, at every request's time and between:
+    // what `respond` prints is the heading and `Headers::response_text`, the text the
+    // page's full response shows, and nothing of its own.
+    let config = ratelab_sim::Config::from_json(&std::fs::read_to_string(GOLDEN).unwrap()).unwrap();
+    let timeline = ratelab_sim::Timeline::from_config(&config).unwrap();
+    let (mut seen_429, mut seen_200) = (false, false);
+    for at in [0u64, 9_800, 10_400, 12_000, 19_500, 30_000] {
+        let at_text = at.to_string();
+        for (j, lane) in config.lanes.iter().enumerate() {
+            let out = stdout(&ratelab(
+                &["respond", GOLDEN, "--at", &at_text, "-l", &lane.id],
+                None,
+            ));
+            let h = timeline.headers_at(j, "", at).unwrap();
+            let (heading, rest) = out.split_once('\n').unwrap();
+            assert!(heading.starts_with(&format!("{} (", lane.id)), "{heading}");
+            let text = h.response_text();
+            assert!(rest.starts_with(&text), "{} at {at}: {rest}", lane.id);
+            let after = &rest[text.len()..];
+            if h.status == 429 {
+                seen_429 = true;
+                assert!(
+                    text.contains("\nContent-Type: application/json\n\n{"),
+                    "{text}"
+                );
+                assert!(after.starts_with("\nWhy 429 and not 503: "), "{after}");
+            } else {
+                seen_200 = true;
+                assert!(!text.contains("Content-Type") && after.is_empty(), "{out}");
+            }
+        }
+    }
+    assert!(seen_429 && seen_200);
+    let vi = stdout(&ratelab(
+        &["respond", GOLDEN, "--at", "10.4s", "--lang", "vi"],
+        None,
+    ));
+    assert!(vi.contains("\nVì sao là 429 chứ không phải 503: "), "{vi}");
+    assert_eq!(
+        vi.matches("Vì sao là 429").count(),
+        1,
+        "the note once, after the lanes"
+    );
 }

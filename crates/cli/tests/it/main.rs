@@ -5,6 +5,7 @@
 mod support;
 
 mod bounded;
+mod choose;
 mod cli;
 mod hostile;
 mod redis;

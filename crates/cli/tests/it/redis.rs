@@ -173,6 +173,19 @@ fn the_labs_run_on_a_server() {
     let memory = ratelab(&["redis", "memory", "--url", &url], b"");
     assert_eq!(memory.status.code(), Some(0), "{}", text(&memory.stderr));
     assert!(text(&memory.stdout).contains("skiplist"));
+    // --keys with --url: the sum at what this server measured (the committed numbers
+    // were measured on the same version, so the same totals).
+    let memory = ratelab(&["redis", "memory", "--url", &url, "--keys", "1000"], b"");
+    assert_eq!(memory.status.code(), Some(0), "{}", text(&memory.stderr));
+    let out = text(&memory.stdout);
+    assert!(
+        out.contains("1000 keys at the bytes per key measured on redis://"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\ngcra                                   88  88\u{a0}000 bytes ≈ 85.9 KiB\n"),
+        "{out}"
+    );
 }
 
 #[test]

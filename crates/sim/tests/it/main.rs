@@ -1,4 +1,4 @@
-//! ratelab-sim's integration tests, as one binary (one link instead of fourteen;
+//! ratelab-sim's integration tests, as one binary (one link instead of fifteen;
 //! `budget.rs` stays a binary of its own: it counts allocations with its own global
 //! allocator). Run one module with `cargo test -p ratelab-sim --test it MODULE::`.
 //! Under wasm the modules that hold browser tests (`agreement`, `portable`) run in
@@ -8,6 +8,7 @@
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod agreement;
+mod counter_error;
 mod errors;
 mod golden;
 mod hostile;
