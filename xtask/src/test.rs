@@ -593,7 +593,7 @@ mod tests {
         ];
         let sizes = panel_sizes(&files, loader).unwrap();
         let got: Vec<(&str, u64)> = sizes.iter().map(|(p, g, _)| (p.as_str(), *g)).collect();
-        assert_eq!(got, [("api", 420_000), ("lessons", 378_000), ("trace", 342_000)]);
+        assert_eq!(got, [("api", 110), ("lessons", 230), ("trace", 320)]);
         assert_eq!(
             sizes[1].2,
             ["split_lessons.wasm", "chunk_6.wasm", "chunk_12.wasm"]
