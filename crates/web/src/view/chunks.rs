@@ -58,6 +58,11 @@ chunk! {
 }
 
 chunk! {
+    /// What a lane's "run it in production" box holds (`view/lanes/production.rs`).
+    production in production: super::lanes::production::body()
+}
+
+chunk! {
     /// Lab D's sweep (`view/sweep.rs`).
     sweep in sweep: super::sweep::SweepPanel()
 }

@@ -97,6 +97,11 @@ async fn opening_a_lesson_sets_its_lanes_and_shows_the_engines_numbers() {
     assert!(find(&root, "article.lesson .changed")
         .class_list()
         .contains("hidden"));
+    // (The setup form is fetched once its fold is open.)
+    find(&root, "details.setup-fold")
+        .set_attribute("open", "")
+        .unwrap();
+    wait_for(&root, "button.remove").await;
     click(&root, "button.remove").await;
     assert!(!find(&root, "article.lesson .changed")
         .class_list()

@@ -70,16 +70,35 @@ async fn script_text(file: &'static str) -> Result<String, String> {
     Ok(text)
 }
 
-/// The box of the lane in context. Its texts are made only once it is opened.
+/// The box of the lane in context. What it holds ([`body`]) is a chunk, fetched
+/// and made the first time it is opened.
 #[component]
 pub fn ProductionBox() -> impl IntoView {
+    let opened = RwSignal::new(false);
+    view! {
+        <details class="about production" on:toggle=move |e| {
+            let el = event_target::<web_sys::HtmlDetailsElement>(&e);
+            if el.open() && !opened.get_untracked() {
+                opened.set(true);
+            }
+        }>
+            <summary>{text(&PRODUCTION, |t| t.title)}</summary>
+            {move || {
+                opened
+                    .get()
+                    .then(|| crate::view::chunks::panel("production", crate::view::chunks::production))
+            }}
+        </details>
+    }
+}
+
+/// What the box of the lane in context holds (in the `production` chunk): the
+/// script or the nginx lines for the lane as it is now, how to call it, the
+/// memory per key and the versions checked.
+pub fn body() -> impl IntoView {
     let ctx = use_ctx();
     let lane = expect_context::<LaneCtx>();
-    let open = RwSignal::new(false);
     let made = Memo::new(move |_| -> Option<Result<Production, String>> {
-        if !open.get() {
-            return None;
-        }
         ctx.run.with(|s| {
             s.sim.lanes().get(lane.j).map(|l| {
                 production_without_text(l.algorithm, &l.params, &l.id).map_err(|e| e.to_string())
@@ -132,7 +151,7 @@ pub fn ProductionBox() -> impl IntoView {
             copied.set(true);
         }
     };
-    let body = move || {
+    move || {
         let t = PRODUCTION.get(ctx.lang.get());
         made.get().map(|m| match m {
             Err(why) => view! { <p class="error">{t.refused}": "{why}</p> }.into_any(),
@@ -189,14 +208,5 @@ pub fn ProductionBox() -> impl IntoView {
                 .into_any()
             }
         })
-    };
-    view! {
-        <details class="about production" on:toggle=move |e| {
-            let el = event_target::<web_sys::HtmlDetailsElement>(&e);
-            open.set(el.open());
-        }>
-            <summary>{text(&PRODUCTION, |t| t.title)}</summary>
-            {body}
-        </details>
     }
 }
