@@ -1,8 +1,11 @@
 //! Decisions per second through each script on a local redis-server of its own,
-//! pipelined from Rust, next to plain `INCR` and two floors (`EVALSHA` of `return 1`,
+//! pipelined from Rust, next to plain `INCR`, two floors (`EVALSHA` of `return 1`,
 //! the least a script call costs; and a script that only GETs and SETs its key, the
-//! least a read-modify-write script costs) measured in the same rounds. `cargo xtask bench` runs it;
-//! it prints one line per measurement for xtask to read:
+//! least a read-modify-write script costs) and a yardstick, a minimal GCRA written
+//! the way the common open-source scripts are ([`FLOAT_GCRA`]), measured in the same
+//! rounds. Each limiter runs twice: on lab D's virtual times (`<id>`), and on the
+//! server's clock (`<id>@TIME`, as a deployment calls it, like the yardstick).
+//! `cargo xtask bench` runs it; it prints one line per measurement for xtask to read:
 //!
 //! ```text
 //! redis-version 7.0.15
@@ -31,6 +34,27 @@ const FLOORS: [(&str, &str); 2] = [
         "local v = redis.call('GET', KEYS[1]) redis.call('SET', KEYS[1], '1:2', 'PX', '60000') return 1",
     ),
 ];
+
+/// The yardstick: GCRA as the widely copied scripts write it (written here from that
+/// description): the server's TIME in float seconds, the theoretical arrival time
+/// stored as a float, float arithmetic, SET EX; ARGV burst, rate, period in s, cost.
+/// Its decisions are not exact (ratelab's are); it is only timed.
+const FLOAT_GCRA: &str = r#"local burst, rate, period, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local interval = period / rate
+local t = redis.call('TIME')
+local now = (t[1] - 1600000000) + t[2] / 1000000
+local tat = tonumber(redis.call('GET', KEYS[1])) or now
+if tat < now then tat = now end
+local new_tat = tat + cost * interval
+local diff = now - (new_tat - burst * interval)
+local remaining = math.floor(diff / interval)
+if remaining < 0 then
+  return {0, 0, tostring(-diff), tostring(tat - now)}
+end
+local reset = new_tat - now
+redis.call('SET', KEYS[1], new_tat, 'EX', math.ceil(reset))
+return {cost, remaining, '-1', tostring(reset)}
+"#;
 
 fn main() {
     if let Err(e) = run() {
@@ -67,6 +91,15 @@ fn run() -> Result<(), String> {
     let keys: Vec<String> = (0..spec.clients)
         .map(|c| format!("ratelab:bench:{{c{c}}}"))
         .collect();
+    let float_keys: Vec<String> = (0..spec.clients)
+        .map(|c| format!("ratelab:bench:{{float:c{c}}}"))
+        .collect();
+    let on_server: Vec<(&str, Clock, u32)> = requests
+        .iter()
+        .map(|&(k, _, c)| (k, Clock::Server, c))
+        .collect();
+    let float_sha = load(&mut redis, FLOAT_GCRA)?;
+    let period_s = (spec.period_ms / 1000).to_string();
     let space = KeySpace::new("ratelab:bench").map_err(|e| e.to_string())?;
     let limiters: Vec<Algorithm> = Algorithm::ALL
         .into_iter()
@@ -85,10 +118,7 @@ fn run() -> Result<(), String> {
         })?;
         println!("round {round} incr {n} {s:.6}");
         for (id, text) in FLOORS {
-            let sha = match redis.command(redis::cmd("SCRIPT").arg("LOAD").arg(text)) {
-                Ok(Value::BulkString(b)) => String::from_utf8_lossy(&b).into_owned(),
-                other => return Err(format!("SCRIPT LOAD answered {other:?}")),
-            };
+            let sha = load(&mut redis, text)?;
             let (n, s) = timed(requests.len(), |i0, i1| {
                 pipeline(
                     &mut redis,
@@ -108,25 +138,54 @@ fn run() -> Result<(), String> {
             })?;
             println!("round {round} {id} {n} {s:.6}");
         }
+        // Burst = limit, as the limiters below have it.
+        let (n, s) = timed(requests.len(), |i0, i1| {
+            pipeline(
+                &mut redis,
+                (i0..i1).map(|i| {
+                    let mut c = redis::cmd("EVALSHA");
+                    c.arg(&float_sha)
+                        .arg(1)
+                        .arg(&float_keys[i % float_keys.len()])
+                        .arg(spec.limit)
+                        .arg(spec.limit)
+                        .arg(&period_s)
+                        .arg(1);
+                    c
+                }),
+            )
+        })?;
+        println!("round {round} float_gcra {n} {s:.6}");
         for &a in &limiters {
-            let lane = format!("{}-{round}", a.id());
-            let params = ratelab_core::Params::new(spec.limit, spec.period_ms);
-            let mut l = RedisLimiter::new(&lane, a, &params, &space).map_err(|e| e.to_string())?;
-            let started = Instant::now();
-            l.check_many(&mut redis, &requests)
-                .map_err(|e| e.to_string())?;
-            println!(
-                "round {round} {} {} {:.6}",
-                a.id(),
-                requests.len(),
-                started.elapsed().as_secs_f64()
-            );
+            for (suffix, stream) in [("", &requests), ("@TIME", &on_server)] {
+                let id = format!("{}{suffix}", a.id());
+                let lane = format!("{id}-{round}");
+                let params = ratelab_core::Params::new(spec.limit, spec.period_ms);
+                let mut l =
+                    RedisLimiter::new(&lane, a, &params, &space).map_err(|e| e.to_string())?;
+                let started = Instant::now();
+                l.check_many(&mut redis, stream)
+                    .map_err(|e| e.to_string())?;
+                println!(
+                    "round {round} {id} {} {:.6}",
+                    stream.len(),
+                    started.elapsed().as_secs_f64()
+                );
+            }
         }
         redis
             .command(&redis::cmd("FLUSHALL"))
             .map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+/// `SCRIPT LOAD`s `text`; its SHA1.
+fn load(redis: &mut Redis, text: &str) -> Result<String, String> {
+    match redis.command(redis::cmd("SCRIPT").arg("LOAD").arg(text)) {
+        Ok(Value::BulkString(b)) => Ok(String::from_utf8_lossy(&b).into_owned()),
+        other => Err(format!("SCRIPT LOAD answered {other:?}")),
+    }
 }
 
 /// Runs `send(from, to)` over `n` calls in batches of [`BATCH`], timed.

@@ -15,7 +15,7 @@
 //! assert!(lane.script().text().contains("t' = max(TAT, t)"));
 //! assert_eq!(lane.params_args(), ["5", "10000", "5"]);
 //! let keys = lane.keys(&KeySpace::default(), "gcra", "alice");
-//! assert_eq!(keys, ["ratelab:v1:{gcra:alice}"]);
+//! assert_eq!(keys, ["ratelab:v2:{gcra:alice}"]);
 //! // How to call it: EVALSHA <sha1> 1 <key> <now|TIME> <cost> <slack_ms> <params...>
 //! assert!(lane.example_call(&KeySpace::default(), "gcra", "alice").contains("EVALSHA"));
 //!

@@ -165,13 +165,13 @@ fn a_prefix_holding_keys_is_refused_unless_forced() {
     let server = RedisServer::start().unwrap();
     let mut redis = server.connect().unwrap();
     redis
-        .command(redis::cmd("SET").arg("ratelab:v1:someone-else").arg("1"))
+        .command(redis::cmd("SET").arg("ratelab:v2:someone-else").arg("1"))
         .unwrap();
     let config = support::scenario_config("golden", Default::default());
     let e = replay(&mut redis, &config, &ReplayOptions::default()).unwrap_err();
     assert_eq!(
         e.to_string(),
-        format!("{}: prefix ratelab:v1 already holds 1 key(s) this run did not create (e.g. \"ratelab:v1:someone-else\"); choose another --prefix, or pass --force to write there anyway", server.url())
+        format!("{}: prefix ratelab:v2 already holds 1 key(s) this run did not create (e.g. \"ratelab:v2:someone-else\"); choose another --prefix, or pass --force to write there anyway", server.url())
     );
     let other = ReplayOptions {
         space: KeySpace::new("ratelab:test").unwrap(),
@@ -188,7 +188,7 @@ fn a_prefix_holding_keys_is_refused_unless_forced() {
     assert_eq!(
         keys,
         redis::Value::Array(vec![redis::Value::BulkString(
-            b"ratelab:v1:someone-else".to_vec()
+            b"ratelab:v2:someone-else".to_vec()
         )])
     );
 }
