@@ -138,26 +138,38 @@ fn run() -> Result<(), String> {
             })?;
             println!("round {round} {id} {n} {s:.6}");
         }
-        // Burst = limit, as the limiters below have it.
-        let (n, s) = timed(requests.len(), |i0, i1| {
-            pipeline(
-                &mut redis,
-                (i0..i1).map(|i| {
-                    let mut c = redis::cmd("EVALSHA");
-                    c.arg(&float_sha)
-                        .arg(1)
-                        .arg(&float_keys[i % float_keys.len()])
-                        .arg(spec.limit)
-                        .arg(spec.limit)
-                        .arg(&period_s)
-                        .arg(1);
-                    c
-                }),
-            )
-        })?;
-        println!("round {round} float_gcra {n} {s:.6}");
+        // The yardstick, burst = limit as the limiters below have it, right before
+        // each limiter on the server's clock: each is compared with its neighbour,
+        // so a machine getting busier within a round moves both. Its keys start
+        // afresh each time, as the limiter's do.
+        let yardstick = |redis: &mut Redis, round: usize| -> Result<(), String> {
+            redis
+                .command(redis::cmd("DEL").arg(&float_keys))
+                .map_err(|e| e.to_string())?;
+            let (n, s) = timed(requests.len(), |i0, i1| {
+                pipeline(
+                    redis,
+                    (i0..i1).map(|i| {
+                        let mut c = redis::cmd("EVALSHA");
+                        c.arg(&float_sha)
+                            .arg(1)
+                            .arg(&float_keys[i % float_keys.len()])
+                            .arg(spec.limit)
+                            .arg(spec.limit)
+                            .arg(&period_s)
+                            .arg(1);
+                        c
+                    }),
+                )
+            })?;
+            println!("round {round} float_gcra {n} {s:.6}");
+            Ok(())
+        };
         for &a in &limiters {
             for (suffix, stream) in [("", &requests), ("@TIME", &on_server)] {
+                if !suffix.is_empty() {
+                    yardstick(&mut redis, round)?;
+                }
                 let id = format!("{}{suffix}", a.id());
                 let lane = format!("{id}-{round}");
                 let params = ratelab_core::Params::new(spec.limit, spec.period_ms);

@@ -36,8 +36,9 @@ pub(super) struct RedisBench {
     /// The floors and the yardstick first, then the eight limiters (each on
     /// virtual times, then `@TIME`).
     pub rows: Vec<RedisRow>,
-    /// Each row's rate over the yardstick's (median of the per-round ratios), in
-    /// the order of `rows`; `None` for the yardstick itself or when it is missing.
+    /// Each row's rate over the yardstick's measured nearest to it (the one just
+    /// before, else just after, in the same round), the median over rounds, in the
+    /// order of `rows`; `None` for the yardstick itself or when it is missing.
     pub vs_yardstick: Vec<Option<f64>>,
 }
 
@@ -69,13 +70,26 @@ fn parse(out: &str) -> Result<RedisBench> {
         }
     }
     let r = super::rounds::read(out, "Redis benchmark", "incr")?;
-    let y = super::rounds::read(out, "Redis benchmark", YARDSTICK).ok();
+    let near = neighbour_ratios(out);
     let vs_yardstick = r
         .rows
         .iter()
         .map(|row| {
-            let y = y.as_ref()?;
-            y.rows.iter().find(|r| r.id == row.id).map(|r| r.ratio)
+            let mut v: Vec<f64> = near
+                .iter()
+                .filter(|(id, _)| *id == row.id)
+                .map(|&(_, x)| x)
+                .collect();
+            if v.is_empty() {
+                return None;
+            }
+            v.sort_by(f64::total_cmp);
+            let n = v.len();
+            Some(if n % 2 == 1 {
+                v[n / 2]
+            } else {
+                (v[n / 2 - 1] + v[n / 2]) / 2.0
+            })
         })
         .collect();
     Ok(RedisBench {
@@ -87,6 +101,33 @@ fn parse(out: &str) -> Result<RedisBench> {
         incr_per_s: r.baseline_per_s,
         rows: r.rows,
     })
+}
+
+/// Every `round` line's rate over the yardstick's nearest to it in the same round
+/// (just before it, else just after): (id, ratio), the yardstick's own left out.
+fn neighbour_ratios(out: &str) -> Vec<(String, f64)> {
+    let mut lines: Vec<(usize, String, f64)> = Vec::new();
+    for line in out.lines() {
+        if let ["round", r, id, n, s] = line.split_whitespace().collect::<Vec<_>>().as_slice() {
+            if let (Ok(r), Ok(n), Ok(s)) = (r.parse::<usize>(), n.parse::<f64>(), s.parse::<f64>())
+            {
+                lines.push((r, id.to_string(), n / s.max(1e-9)));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, (r, id, rate)) in lines.iter().enumerate() {
+        if id == YARDSTICK {
+            continue;
+        }
+        let is_y = |l: &&(usize, String, f64)| l.0 == *r && l.1 == YARDSTICK;
+        let before = lines[..i].iter().rev().find(is_y);
+        let after = lines[i + 1..].iter().find(is_y);
+        if let Some(y) = before.or(after) {
+            out.push((id.clone(), rate / y.2));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -110,8 +151,10 @@ mod tests {
         // Ratios 0.25 and 0.5 from each round's own INCR: median 0.375.
         assert!((b.rows[0].ratio - 0.375).abs() < 1e-12);
         assert!(!b.rows[0].targeted() && b.rows[2].targeted());
-        // Against the yardstick: 1.25 and 0.5 in its own rounds, median 0.875.
+        // Against the yardstick just before it: 1.25 and 0.5, median 0.875.
         assert!((b.vs_yardstick[2].unwrap() - 0.875).abs() < 1e-12);
+        // A row before the first yardstick of its round is held to the next one.
+        assert!((b.vs_yardstick[0].unwrap() - 0.875).abs() < 1e-12);
         assert_eq!(b.vs_yardstick[1], None);
         assert!(parse("nothing").is_err());
     }
