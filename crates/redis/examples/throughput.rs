@@ -3,8 +3,9 @@
 //! the least a script call costs; and a script that only GETs and SETs its key, the
 //! least a read-modify-write script costs) and a yardstick, a minimal GCRA written
 //! the way the common open-source scripts are ([`FLOAT_GCRA`]), measured in the same
-//! rounds. Each limiter runs twice: on lab D's virtual times (`<id>`), and on the
-//! server's clock (`<id>@TIME`, as a deployment calls it, like the yardstick).
+//! rounds. Each limiter runs twice: through `RedisLimiter` on lab D's virtual times
+//! (`<id>`), and as a bare script on the server's clock (`<id>@TIME`), sent exactly
+//! as the yardstick is and right after it, with the same key for each call.
 //! `cargo xtask bench` runs it; it prints one line per measurement for xtask to read:
 //!
 //! ```text
@@ -94,10 +95,6 @@ fn run() -> Result<(), String> {
     let float_keys: Vec<String> = (0..spec.clients)
         .map(|c| format!("ratelab:bench:{{float:c{c}}}"))
         .collect();
-    let on_server: Vec<(&str, Clock, u32)> = requests
-        .iter()
-        .map(|&(k, _, c)| (k, Clock::Server, c))
-        .collect();
     let float_sha = load(&mut redis, FLOAT_GCRA)?;
     let period_s = (spec.period_ms / 1000).to_string();
     let space = KeySpace::new("ratelab:bench").map_err(|e| e.to_string())?;
@@ -165,25 +162,44 @@ fn run() -> Result<(), String> {
             println!("round {round} float_gcra {n} {s:.6}");
             Ok(())
         };
+        let params = ratelab_core::Params::new(spec.limit, spec.period_ms);
         for &a in &limiters {
-            for (suffix, stream) in [("", &requests), ("@TIME", &on_server)] {
-                if !suffix.is_empty() {
-                    yardstick(&mut redis, round)?;
-                }
-                let id = format!("{}{suffix}", a.id());
-                let lane = format!("{id}-{round}");
-                let params = ratelab_core::Params::new(spec.limit, spec.period_ms);
-                let mut l =
-                    RedisLimiter::new(&lane, a, &params, &space).map_err(|e| e.to_string())?;
-                let started = Instant::now();
-                l.check_many(&mut redis, stream)
-                    .map_err(|e| e.to_string())?;
-                println!(
-                    "round {round} {id} {} {:.6}",
-                    stream.len(),
-                    started.elapsed().as_secs_f64()
-                );
-            }
+            // Through ratelab-redis, as a Rust service calls it: the requests checked,
+            // the replies read into decisions.
+            let mut l = RedisLimiter::new(&format!("{}-{round}", a.id()), a, &params, &space)
+                .map_err(|e| e.to_string())?;
+            let started = Instant::now();
+            l.check_many(&mut redis, &requests)
+                .map_err(|e| e.to_string())?;
+            println!(
+                "round {round} {} {} {:.6}",
+                a.id(),
+                requests.len(),
+                started.elapsed().as_secs_f64()
+            );
+            // The bare script on the server's clock, sent exactly as the yardstick
+            // is (EVALSHA in a pipeline, the replies left unread), right after it.
+            yardstick(&mut redis, round)?;
+            let l = RedisLimiter::new(&format!("{}@TIME-{round}", a.id()), a, &params, &space)
+                .map_err(|e| e.to_string())?;
+            let sha = load(&mut redis, l.lane().script().text())?;
+            let names: Vec<Vec<String>> = (0..float_keys.len())
+                .map(|c| l.keys(&format!("c{c}")))
+                .collect();
+            let mut args = vec!["TIME".to_string(), "1".into(), "0".into()];
+            args.extend(l.lane().params_args());
+            let (n, s) = timed(requests.len(), |i0, i1| {
+                pipeline(
+                    &mut redis,
+                    (i0..i1).map(|i| {
+                        let keys = &names[i % names.len()];
+                        let mut c = redis::cmd("EVALSHA");
+                        c.arg(&sha).arg(keys.len()).arg(keys).arg(&args);
+                        c
+                    }),
+                )
+            })?;
+            println!("round {round} {}@TIME {n} {s:.6}", a.id());
         }
         redis
             .command(&redis::cmd("FLUSHALL"))
