@@ -12,7 +12,15 @@
 //! redis-version 7.0.15
 //! batch <calls per pipeline>
 //! round <r> <id> <calls> <seconds>
+//! instructions <id> <per call>
 //! ```
+//!
+//! The `instructions` lines, when valgrind is installed: each script's instructions
+//! per call inside Redis's `EVALSHA` (callgrind, `--toggle-collect=evalShaCommand`),
+//! on a redis-server of its own started under valgrind for that script alone, after
+//! [`IR_CALLS`] calls on the server's clock over [`IR_KEYS`] keys (about half of
+//! them allowed). Unlike the rounds' times these do not move with the machine's
+//! load: they are the profile to optimise against.
 //!
 //! `--quick` for fewer calls and one round. Nothing here asserts a time.
 
@@ -56,6 +64,10 @@ local reset = new_tat - now
 redis.call('SET', KEYS[1], new_tat, 'EX', math.ceil(reset))
 return {cost, remaining, '-1', tostring(reset)}
 "#;
+
+/// Calls per script for the instruction counts, and the keys they cycle over.
+const IR_CALLS: usize = 6_000;
+const IR_KEYS: usize = 30;
 
 fn main() {
     if let Err(e) = run() {
@@ -205,7 +217,125 @@ fn run() -> Result<(), String> {
             .command(&redis::cmd("FLUSHALL"))
             .map_err(|e| e.to_string())?;
     }
+    if std::process::Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        let params = ratelab_core::Params::new(spec.limit, spec.period_ms);
+        let burst = spec.limit.to_string();
+        let float_args = vec![burst.clone(), burst, period_s.clone(), "1".into()];
+        let mut runs: Vec<(String, String, usize, Vec<String>)> = FLOORS
+            .iter()
+            .map(|(id, text)| {
+                let args = ["TIME", "1", "0", "100", "60000"]
+                    .map(String::from)
+                    .to_vec();
+                (id.to_string(), text.to_string(), 1, args)
+            })
+            .collect();
+        runs.push(("float_gcra".into(), FLOAT_GCRA.into(), 1, float_args));
+        for &a in &limiters {
+            let l = RedisLimiter::new("ir", a, &params, &space).map_err(|e| e.to_string())?;
+            let mut args = vec!["TIME".to_string(), "1".into(), "0".into()];
+            args.extend(l.lane().params_args());
+            let n = l.keys("c").len();
+            runs.push((
+                format!("{}@TIME", a.id()),
+                l.lane().script().text().into(),
+                n,
+                args,
+            ));
+        }
+        for (id, text, nkeys, args) in runs {
+            println!("instructions {id} {}", instructions(&text, nkeys, &args)?);
+        }
+    }
     Ok(())
+}
+
+/// A redis-server under callgrind, ended (and its directory removed) when dropped.
+struct Valgrind {
+    child: std::process::Child,
+    dir: std::path::PathBuf,
+}
+
+impl Drop for Valgrind {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Instructions per call inside `EVALSHA` of `text` with `args`, its keys
+/// `<nkeys names>` cycling over [`IR_KEYS`] clients (see the module's docs).
+fn instructions(text: &str, nkeys: usize, args: &[String]) -> Result<u64, String> {
+    let port = ratelab_redis::server::free_port()?;
+    let dir = std::env::temp_dir().join(format!("ratelab-ir-{}-{port}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let out = dir.join("callgrind.out");
+    let child = std::process::Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg("--toggle-collect=evalShaCommand")
+        .arg(ratelab_redis::server::find_binary("redis-server")?)
+        .args([
+            "--port",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+        ])
+        .args(["--appendonly", "no", "--dir"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| format!("valgrind: {e}"))?;
+    let mut vg = Valgrind { child, dir };
+    let url = format!("redis://127.0.0.1:{port}");
+    let mut redis = None;
+    for _ in 0..300 {
+        if let Ok(r) = Redis::connect(&url) {
+            redis = Some(r);
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let mut redis = redis.ok_or("redis-server under valgrind did not answer in 30 s")?;
+    let sha = load(&mut redis, text)?;
+    let keys: Vec<Vec<String>> = (0..IR_KEYS)
+        .map(|c| {
+            (0..nkeys)
+                .map(|k| format!("ratelab:ir:{{c{c}}}:{k}"))
+                .collect()
+        })
+        .collect();
+    timed(IR_CALLS, |i0, i1| {
+        pipeline(
+            &mut redis,
+            (i0..i1).map(|i| {
+                let mut c = redis::cmd("EVALSHA");
+                c.arg(&sha).arg(nkeys).arg(&keys[i % IR_KEYS]).arg(args);
+                c
+            }),
+        )
+    })?;
+    let _ = redis.command(redis::cmd("SHUTDOWN").arg("NOSAVE"));
+    let status = vg.child.wait().map_err(|e| e.to_string())?;
+    let text = std::fs::read_to_string(&out)
+        .map_err(|e| format!("valgrind ({status}) left no {}: {e}", out.display()))?;
+    let total: u64 = text
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("totals: ")
+                .or_else(|| l.strip_prefix("summary: "))
+        })
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .ok_or_else(|| format!("{}: no totals line", out.display()))?;
+    Ok(total / IR_CALLS as u64)
 }
 
 /// `SCRIPT LOAD`s `text`; its SHA1.

@@ -40,6 +40,8 @@ pub(super) struct RedisBench {
     /// before, else just after, in the same round), the median over rounds, in the
     /// order of `rows`; `None` for the yardstick itself or when it is missing.
     pub vs_yardstick: Vec<Option<f64>>,
+    /// Instructions per call inside Redis (callgrind), by id, when valgrind ran.
+    pub instructions: Vec<(String, u64)>,
 }
 
 pub(super) fn run(ctx: &Ctx, quick: bool) -> Result<RedisBench> {
@@ -92,7 +94,17 @@ fn parse(out: &str) -> Result<RedisBench> {
             })
         })
         .collect();
+    let instructions = out
+        .lines()
+        .filter_map(
+            |l| match l.split_whitespace().collect::<Vec<_>>().as_slice() {
+                ["instructions", id, n] => Some((id.to_string(), n.parse().ok()?)),
+                _ => None,
+            },
+        )
+        .collect();
     Ok(RedisBench {
+        instructions,
         vs_yardstick,
         version,
         calls: r.n,
@@ -140,7 +152,8 @@ mod tests {
             "redis-version 7.0.15\nbatch 512\nround 1 incr 1000 0.01\nround 1 gcra 1000 0.04\n\
                    round 1 float_gcra 1000 0.05\nround 1 gcra@TIME 1000 0.04\n\
                    round 2 incr 1000 0.02\nround 2 gcra 1000 0.04\nround 2 float_gcra 1000 0.02\n\
-                   round 2 gcra@TIME 1000 0.04\nnoise\n";
+                   round 2 gcra@TIME 1000 0.04\ninstructions float_gcra 5000\n\
+                   instructions gcra@TIME 4000\nnoise\n";
         let b = parse(out).unwrap();
         assert_eq!(
             (b.version.as_str(), b.calls, b.rounds, b.batch),
@@ -156,6 +169,13 @@ mod tests {
         // A row before the first yardstick of its round is held to the next one.
         assert!((b.vs_yardstick[0].unwrap() - 0.875).abs() < 1e-12);
         assert_eq!(b.vs_yardstick[1], None);
+        assert_eq!(
+            b.instructions,
+            [
+                ("float_gcra".to_string(), 5000),
+                ("gcra@TIME".to_string(), 4000)
+            ]
+        );
         assert!(parse("nothing").is_err());
     }
 }
