@@ -273,7 +273,7 @@ fn simulate(config: &Config, f: &Flags) -> Result<Output, Failure> {
 /// `ratelab lua --help`.
 pub const LUA_HELP: &str = "\
 usage: ratelab lua ALGORITHM [--limit 100] [--period 1m] [--burst B] [--delay D] [--nodelay]
-                             [--key client-42] [--prefix ratelab:v1]
+                             [--key client-42] [--prefix ratelab:v2]
        ratelab lua --teaching
 
 Writes the limiter's Redis Lua script, and only the script, to standard output:
@@ -283,8 +283,8 @@ prints is that of the file's exact bytes, which is what
   redis-cli -x SCRIPT LOAD < gcra.lua
 loads (not \"$(cat gcra.lua)\": the shell drops the last newline, and the SHA1
 changes). Then, per request, with the lane's key and parameters:
-  redis-cli EVALSHA <sha1> 1 'ratelab:v1:{gcra:client-42}' TIME 1 0 100 60000 20
-or in one step: redis-cli --eval gcra.lua 'ratelab:v1:{gcra:client-42}' , TIME 1 0 100 60000 20
+  redis-cli EVALSHA <sha1> 1 'ratelab:v2:{gcra:client-42}' TIME 1 0 100 60000 20
+or in one step: redis-cli --eval gcra.lua 'ratelab:v2:{gcra:client-42}' , TIME 1 0 100 60000 20
 For nginx, standard error also has the limit_req lines of the same lane.
 
 ALGORITHM: fixed_window, fixed_window_anchored, sliding_log, sliding_window_counter,

@@ -1,14 +1,26 @@
 //! Decisions per second through each script on a local redis-server of its own,
-//! pipelined from Rust, next to plain `INCR` and two floors (`EVALSHA` of `return 1`,
+//! pipelined from Rust, next to plain `INCR`, two floors (`EVALSHA` of `return 1`,
 //! the least a script call costs; and a script that only GETs and SETs its key, the
-//! least a read-modify-write script costs) measured in the same rounds. `cargo xtask bench` runs it;
-//! it prints one line per measurement for xtask to read:
+//! least a read-modify-write script costs) and a yardstick, a minimal GCRA written
+//! the way the common open-source scripts are ([`FLOAT_GCRA`]), measured in the same
+//! rounds. Each limiter runs twice: through `RedisLimiter` on lab D's virtual times
+//! (`<id>`), and as a bare script on the server's clock (`<id>@TIME`), sent exactly
+//! as the yardstick is and right after it, with the same key for each call.
+//! `cargo xtask bench` runs it; it prints one line per measurement for xtask to read:
 //!
 //! ```text
 //! redis-version 7.0.15
 //! batch <calls per pipeline>
 //! round <r> <id> <calls> <seconds>
+//! instructions <id> <per call>
 //! ```
+//!
+//! The `instructions` lines, when valgrind is installed: each script's instructions
+//! per call inside Redis's `EVALSHA` (callgrind, `--toggle-collect=evalShaCommand`),
+//! on a redis-server of its own started under valgrind for that script alone, after
+//! [`IR_CALLS`] calls on the server's clock over [`IR_KEYS`] keys (about half of
+//! them allowed). Unlike the rounds' times these do not move with the machine's
+//! load: they are the profile to optimise against.
 //!
 //! `--quick` for fewer calls and one round. Nothing here asserts a time.
 
@@ -31,6 +43,31 @@ const FLOORS: [(&str, &str); 2] = [
         "local v = redis.call('GET', KEYS[1]) redis.call('SET', KEYS[1], '1:2', 'PX', '60000') return 1",
     ),
 ];
+
+/// The yardstick: GCRA as the widely copied scripts write it (written here from that
+/// description): the server's TIME in float seconds, the theoretical arrival time
+/// stored as a float, float arithmetic, SET EX; ARGV burst, rate, period in s, cost.
+/// Its decisions are not exact (ratelab's are); it is only timed.
+const FLOAT_GCRA: &str = r#"local burst, rate, period, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local interval = period / rate
+local t = redis.call('TIME')
+local now = (t[1] - 1600000000) + t[2] / 1000000
+local tat = tonumber(redis.call('GET', KEYS[1])) or now
+if tat < now then tat = now end
+local new_tat = tat + cost * interval
+local diff = now - (new_tat - burst * interval)
+local remaining = math.floor(diff / interval)
+if remaining < 0 then
+  return {0, 0, tostring(-diff), tostring(tat - now)}
+end
+local reset = new_tat - now
+redis.call('SET', KEYS[1], new_tat, 'EX', math.ceil(reset))
+return {cost, remaining, '-1', tostring(reset)}
+"#;
+
+/// Calls per script for the instruction counts, and the keys they cycle over.
+const IR_CALLS: usize = 6_000;
+const IR_KEYS: usize = 30;
 
 fn main() {
     if let Err(e) = run() {
@@ -67,6 +104,11 @@ fn run() -> Result<(), String> {
     let keys: Vec<String> = (0..spec.clients)
         .map(|c| format!("ratelab:bench:{{c{c}}}"))
         .collect();
+    let float_keys: Vec<String> = (0..spec.clients)
+        .map(|c| format!("ratelab:bench:{{float:c{c}}}"))
+        .collect();
+    let float_sha = load(&mut redis, FLOAT_GCRA)?;
+    let period_s = (spec.period_ms / 1000).to_string();
     let space = KeySpace::new("ratelab:bench").map_err(|e| e.to_string())?;
     let limiters: Vec<Algorithm> = Algorithm::ALL
         .into_iter()
@@ -85,10 +127,7 @@ fn run() -> Result<(), String> {
         })?;
         println!("round {round} incr {n} {s:.6}");
         for (id, text) in FLOORS {
-            let sha = match redis.command(redis::cmd("SCRIPT").arg("LOAD").arg(text)) {
-                Ok(Value::BulkString(b)) => String::from_utf8_lossy(&b).into_owned(),
-                other => return Err(format!("SCRIPT LOAD answered {other:?}")),
-            };
+            let sha = load(&mut redis, text)?;
             let (n, s) = timed(requests.len(), |i0, i1| {
                 pipeline(
                     &mut redis,
@@ -108,10 +147,39 @@ fn run() -> Result<(), String> {
             })?;
             println!("round {round} {id} {n} {s:.6}");
         }
+        // The yardstick, burst = limit as the limiters below have it, right before
+        // each limiter on the server's clock: each is compared with its neighbour,
+        // so a machine getting busier within a round moves both. Its keys start
+        // afresh each time, as the limiter's do.
+        let yardstick = |redis: &mut Redis, round: usize| -> Result<(), String> {
+            redis
+                .command(redis::cmd("DEL").arg(&float_keys))
+                .map_err(|e| e.to_string())?;
+            let (n, s) = timed(requests.len(), |i0, i1| {
+                pipeline(
+                    redis,
+                    (i0..i1).map(|i| {
+                        let mut c = redis::cmd("EVALSHA");
+                        c.arg(&float_sha)
+                            .arg(1)
+                            .arg(&float_keys[i % float_keys.len()])
+                            .arg(spec.limit)
+                            .arg(spec.limit)
+                            .arg(&period_s)
+                            .arg(1);
+                        c
+                    }),
+                )
+            })?;
+            println!("round {round} float_gcra {n} {s:.6}");
+            Ok(())
+        };
+        let params = ratelab_core::Params::new(spec.limit, spec.period_ms);
         for &a in &limiters {
-            let lane = format!("{}-{round}", a.id());
-            let params = ratelab_core::Params::new(spec.limit, spec.period_ms);
-            let mut l = RedisLimiter::new(&lane, a, &params, &space).map_err(|e| e.to_string())?;
+            // Through ratelab-redis, as a Rust service calls it: the requests checked,
+            // the replies read into decisions.
+            let mut l = RedisLimiter::new(&format!("{}-{round}", a.id()), a, &params, &space)
+                .map_err(|e| e.to_string())?;
             let started = Instant::now();
             l.check_many(&mut redis, &requests)
                 .map_err(|e| e.to_string())?;
@@ -121,12 +189,161 @@ fn run() -> Result<(), String> {
                 requests.len(),
                 started.elapsed().as_secs_f64()
             );
+            // The bare script on the server's clock, sent exactly as the yardstick
+            // is (EVALSHA in a pipeline, the replies left unread), right after it.
+            yardstick(&mut redis, round)?;
+            let l = RedisLimiter::new(&format!("{}@TIME-{round}", a.id()), a, &params, &space)
+                .map_err(|e| e.to_string())?;
+            let sha = load(&mut redis, l.lane().script().text())?;
+            let names: Vec<Vec<String>> = (0..float_keys.len())
+                .map(|c| l.keys(&format!("c{c}")))
+                .collect();
+            let mut args = vec!["TIME".to_string(), "1".into(), "0".into()];
+            args.extend(l.lane().params_args());
+            let (n, s) = timed(requests.len(), |i0, i1| {
+                pipeline(
+                    &mut redis,
+                    (i0..i1).map(|i| {
+                        let keys = &names[i % names.len()];
+                        let mut c = redis::cmd("EVALSHA");
+                        c.arg(&sha).arg(keys.len()).arg(keys).arg(&args);
+                        c
+                    }),
+                )
+            })?;
+            println!("round {round} {}@TIME {n} {s:.6}", a.id());
         }
         redis
             .command(&redis::cmd("FLUSHALL"))
             .map_err(|e| e.to_string())?;
     }
+    if std::process::Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        let params = ratelab_core::Params::new(spec.limit, spec.period_ms);
+        let burst = spec.limit.to_string();
+        let float_args = vec![burst.clone(), burst, period_s.clone(), "1".into()];
+        let mut runs: Vec<(String, String, usize, Vec<String>)> = FLOORS
+            .iter()
+            .map(|(id, text)| {
+                let args = ["TIME", "1", "0", "100", "60000"]
+                    .map(String::from)
+                    .to_vec();
+                (id.to_string(), text.to_string(), 1, args)
+            })
+            .collect();
+        runs.push(("float_gcra".into(), FLOAT_GCRA.into(), 1, float_args));
+        for &a in &limiters {
+            let l = RedisLimiter::new("ir", a, &params, &space).map_err(|e| e.to_string())?;
+            let mut args = vec!["TIME".to_string(), "1".into(), "0".into()];
+            args.extend(l.lane().params_args());
+            let n = l.keys("c").len();
+            runs.push((
+                format!("{}@TIME", a.id()),
+                l.lane().script().text().into(),
+                n,
+                args,
+            ));
+        }
+        for (id, text, nkeys, args) in runs {
+            println!("instructions {id} {}", instructions(&text, nkeys, &args)?);
+        }
+    }
     Ok(())
+}
+
+/// A redis-server under callgrind, ended (and its directory removed) when dropped.
+struct Valgrind {
+    child: std::process::Child,
+    dir: std::path::PathBuf,
+}
+
+impl Drop for Valgrind {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Instructions per call inside `EVALSHA` of `text` with `args`, its keys
+/// `<nkeys names>` cycling over [`IR_KEYS`] clients (see the module's docs).
+fn instructions(text: &str, nkeys: usize, args: &[String]) -> Result<u64, String> {
+    let port = ratelab_redis::server::free_port()?;
+    let dir = std::env::temp_dir().join(format!("ratelab-ir-{}-{port}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let out = dir.join("callgrind.out");
+    let child = std::process::Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg("--toggle-collect=evalShaCommand")
+        .arg(ratelab_redis::server::find_binary("redis-server")?)
+        .args([
+            "--port",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+        ])
+        .args(["--appendonly", "no", "--dir"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| format!("valgrind: {e}"))?;
+    let mut vg = Valgrind { child, dir };
+    let url = format!("redis://127.0.0.1:{port}");
+    let mut redis = None;
+    for _ in 0..300 {
+        if let Ok(r) = Redis::connect(&url) {
+            redis = Some(r);
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let mut redis = redis.ok_or("redis-server under valgrind did not answer in 30 s")?;
+    let sha = load(&mut redis, text)?;
+    let keys: Vec<Vec<String>> = (0..IR_KEYS)
+        .map(|c| {
+            (0..nkeys)
+                .map(|k| format!("ratelab:ir:{{c{c}}}:{k}"))
+                .collect()
+        })
+        .collect();
+    timed(IR_CALLS, |i0, i1| {
+        pipeline(
+            &mut redis,
+            (i0..i1).map(|i| {
+                let mut c = redis::cmd("EVALSHA");
+                c.arg(&sha).arg(nkeys).arg(&keys[i % IR_KEYS]).arg(args);
+                c
+            }),
+        )
+    })?;
+    let _ = redis.command(redis::cmd("SHUTDOWN").arg("NOSAVE"));
+    let status = vg.child.wait().map_err(|e| e.to_string())?;
+    let text = std::fs::read_to_string(&out)
+        .map_err(|e| format!("valgrind ({status}) left no {}: {e}", out.display()))?;
+    let total: u64 = text
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("totals: ")
+                .or_else(|| l.strip_prefix("summary: "))
+        })
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .ok_or_else(|| format!("{}: no totals line", out.display()))?;
+    Ok(total / IR_CALLS as u64)
+}
+
+/// `SCRIPT LOAD`s `text`; its SHA1.
+fn load(redis: &mut Redis, text: &str) -> Result<String, String> {
+    match redis.command(redis::cmd("SCRIPT").arg("LOAD").arg(text)) {
+        Ok(Value::BulkString(b)) => Ok(String::from_utf8_lossy(&b).into_owned()),
+        other => Err(format!("SCRIPT LOAD answered {other:?}")),
+    }
 }
 
 /// Runs `send(from, to)` over `n` calls in batches of [`BATCH`], timed.

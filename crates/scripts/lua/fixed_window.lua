@@ -3,20 +3,27 @@
 --
 -- KEYS[1]  the limiter's key
 -- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W
--- State    "k:count": the window index and the requests counted in it.
+-- State    'w', k, count (struct '<Bdd', 17 bytes): the window index and the
+--          requests counted in it.
 -- TTL      the end of the window.
-local NAME = 'fixed_window'
+local NAME, TAG = 'fixed_window', 119 -- 'w'
 --@prelude
-fits(limit)
-if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
+if not (ok and cost <= limit) then
+--@explain
+  fits(limit)
+  return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E)
+end
 
 local k = floor(now / period)
 local count = 0
 local v = redis.call('GET', KEYS[1])
 if v then
-  local a, b = string.match(v, '^(%d+):(%d+)$')
-  local sk, sn = tonumber(a), tonumber(b)
-  if not sn then return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. v .. ", not this limiter's state") end
+  local tag, sk, sn
+  if #v == 17 then tag, sk, sn = unpack('<Bdd', v) end
+  if tag ~= TAG or not (sk % 1 == 0 and sn % 1 == 0 and sk >= 0 and sn >= 0
+    and sk + sn < 9007199254740992) then
+--@foreign
+  end
   -- Still the stored window (or a clock that stepped back into it).
   if sk >= k then
     k, count = sk, sn
@@ -25,9 +32,10 @@ if v then
 end
 local finish = (k + 1) * period
 local allowed = count + cost <= limit
+local left = finish - now
 if allowed then
   count = count + cost
-  store(KEYS[1], format('%d:%d', k, count), finish - now)
+  local state, rest = pack('<Bdd', TAG, k, count), left
+--@store
 end
-local left = finish - now
 return {allowed and 1 or 0, 0, 1, allowed and 0 or left, 1, left, 1, limit - count, left, now, 2}

@@ -4,27 +4,35 @@
 --
 -- KEYS[1]  the limiter's key
 -- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W
--- State    "start:count": when the open window opened, the requests counted in it.
+-- State    'a', start, count (struct '<Bdd', 17 bytes): when the open window opened,
+--          the requests counted in it.
 -- TTL      the end of the open window.
-local NAME = 'fixed_window_anchored'
+local NAME, TAG = 'fixed_window_anchored', 97 -- 'a'
 --@prelude
-fits(limit)
-if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
+if not (ok and cost <= limit) then
+--@explain
+  fits(limit)
+  return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E)
+end
 
 local start, count = now, 0
 local v = redis.call('GET', KEYS[1])
 if v then
-  local a, b = string.match(v, '^(%d+):(%d+)$')
-  local s0, sn = tonumber(a), tonumber(b)
-  if not sn then return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. v .. ", not this limiter's state") end
+  local tag, s0, sn
+  if #v == 17 then tag, s0, sn = unpack('<Bdd', v) end
+  if tag ~= TAG or not (s0 % 1 == 0 and sn % 1 == 0 and s0 >= 0 and sn >= 0
+    and s0 + sn < 9007199254740992) then
+--@foreign
+  end
   if now < s0 then now = s0 end -- a clock that stepped back
   if now < s0 + period then start, count = s0, sn end
 end
 local finish = start + period
 local allowed = count + cost <= limit
+local left = finish - now
 if allowed then
   count = count + cost
-  store(KEYS[1], format('%d:%d', start, count), finish - now)
+  local state, rest = pack('<Bdd', TAG, start, count), left
+--@store
 end
-local left = finish - now
 return {allowed and 1 or 0, 0, 1, allowed and 0 or left, 1, left, 1, limit - count, left, now, 2}

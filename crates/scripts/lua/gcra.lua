@@ -7,15 +7,21 @@
 --
 -- KEYS[1]  the limiter's key
 -- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W, burst b   (b · W < 2^51)
--- State    "ahead:last": TAT kept as how far it runs ahead of the last request
---          (in 1/N ms), and that request's time; TAT = last + ahead / N.
+-- State    'g', ahead, last (struct '<Bdd', 17 bytes): TAT kept as how far it runs
+--          ahead of the last request (in 1/N ms), and that request's time;
+--          TAT = last + ahead / N.
 -- TTL      when TAT is reached (the meter is empty again).
-local NAME = 'gcra'
+local NAME, TAG = 'gcra', 103 -- 'g'
 --@prelude
-local burst = int('burst', ARGV[6], 1, 4294967295)
-product('burst', burst)
-fits(burst)
-if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
+local burst = tonumber(A[6])
+if not (ok and burst and burst % 1 == 0 and burst >= 1 and burst <= MAX32
+  and burst * period <= 2251799813685247 and cost <= burst) then
+--@explain
+  burst = int('burst', A[6], 1, MAX32)
+  product('burst', burst)
+  fits(burst)
+  return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E)
+end
 
 local horizon = burst * period -- τ + T
 --@ahead_state
@@ -24,8 +30,11 @@ local inc = cost * period
 -- For cost 1 this is t' − t ≤ τ.
 local allowed = lead + inc <= horizon
 if allowed then lead = lead + inc end
-local rest = ceildiv(lead, limit)
-if allowed then store(KEYS[1], format('%d:%d', lead, now), rest) end
+local rest = ceil(lead / limit)
+if allowed then
+  local state = pack('<Bdd', TAG, lead, now)
+--@store
+end
 -- As a bucket: tokens = (τ + T − (TAT − t)) / T.
 local tokens = horizon - lead
 local reset_n = 0

@@ -9,15 +9,20 @@
 --
 -- KEYS[1]  the limiter's key
 -- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W, capacity   (capacity · W < 2^51)
--- State    "ahead:last": next_out kept as how far it runs ahead of the last
---          request (in 1/N ms), and that request's time.
+-- State    'q', ahead, last (struct '<Bdd', 17 bytes): next_out kept as how far it
+--          runs ahead of the last request (in 1/N ms), and that request's time.
 -- TTL      when the last accepted request has left (the queue is empty).
-local NAME = 'leaky_queue'
+local NAME, TAG = 'leaky_queue', 113 -- 'q'
 --@prelude
-local capacity = int('burst', ARGV[6], 1, 4294967295)
-product('burst', capacity)
-fits(capacity)
-if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
+local capacity = tonumber(A[6])
+if not (ok and capacity and capacity % 1 == 0 and capacity >= 1 and capacity <= MAX32
+  and capacity * period <= 2251799813685247 and cost <= capacity) then
+--@explain
+  capacity = int('burst', A[6], 1, MAX32)
+  product('burst', capacity)
+  fits(capacity)
+  return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E)
+end
 
 local full = capacity * period -- capacity · gap
 --@ahead_state
@@ -32,9 +37,12 @@ if not allowed then retry = floor((ahead - full) / limit) + 1 end
 -- Requests of cost 1 that would still be queued now, and when one more fits.
 local room = full - after
 if room < 0 then room = 0 end
-local remaining = ceildiv(room, period)
+local remaining = ceil(room / period)
 local reset_n = 0
 if after > 0 then reset_n = after + remaining * period - full + 1 end
-local rest = ceildiv(after, limit)
-if allowed then store(KEYS[1], format('%d:%d', after, now), rest) end
+local rest = ceil(after / limit)
+if allowed then
+  local state = pack('<Bdd', TAG, after, now)
+--@store
+end
 return {allowed and 1 or 0, allowed and lead or 0, limit, retry, 1, reset_n, limit, remaining, rest, now, 1}

@@ -9,19 +9,26 @@
 --
 -- KEYS[1]  the limiter's key
 -- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W, burst, delay|nodelay
--- State    "excess:last".
+-- State    'n', excess, last (struct '<Bdd', 17 bytes).
 -- TTL      when the excess has drained so far that a request would start from 0.
-local NAME = 'nginx'
+local NAME, TAG = 'nginx', 110 -- 'n'
 --@prelude
-local burst = int('burst', ARGV[6], 0, 4294967295) * 1000
-local delay
-if ARGV[7] ~= 'nodelay' then delay = int('delay', ARGV[7], 0, 4294967295) * 1000 end
-local rate = floor(limit * 1000000 / period)
-if not E and rate < 1 then
-  E = 'period_ms: nginx needs a rate of at least 0.001 requests per second (limit · 1000000 / period_ms ≥ 1)'
+local burst, nodelay, delay = tonumber(A[6]), A[7] == 'nodelay', tonumber(A[7])
+local rate = ok and floor(limit * 1000000 / period)
+if not (ok and burst and burst % 1 == 0 and burst >= 0 and burst <= MAX32
+  and (nodelay or (delay and delay % 1 == 0 and delay >= 0 and delay <= MAX32))
+  and rate >= 1 and cost <= burst + 1) then
+--@explain
+  burst = int('burst', A[6], 0, MAX32)
+  if not nodelay then int('delay', A[7], 0, MAX32) end
+  if not E and floor(limit * 1000000 / period) < 1 then
+    E = 'period_ms: nginx needs a rate of at least 0.001 requests per second (limit · 1000000 / period_ms ≥ 1)'
+  end
+  fits(burst + 1)
+  return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E)
 end
-fits(burst / 1000 + 1)
-if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
+burst = burst * 1000
+if nodelay then delay = nil else delay = delay * 1000 end
 
 -- The excess `stored` at `last` becomes, `now − last` ms later, with `add` more:
 -- (stored + add) − rate · ms / 1000 rounded down, at least 0. The product is only
@@ -29,14 +36,14 @@ if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
 local function drained(stored, last, add)
   local total = stored + add
   local ms = now - last
-  if ms >= ceildiv(total * 1000, rate) then return 0 end
+  if ms >= ceil(total * 1000 / rate) then return 0 end
   return total - floor(rate * ms / 1000)
 end
 -- ms from now until a request of cost c would be admitted, from (stored, last).
 local function until_admitted(stored, last, c)
   local need = stored + c * 1000 - burst
   if need < 0 then need = 0 end
-  local ms = ceildiv(need * 1000, rate) - (now - last)
+  local ms = ceil(need * 1000 / rate) - (now - last)
   if ms < 0 then return 0 end
   return ms
 end
@@ -44,9 +51,12 @@ end
 local stored, last
 local v = redis.call('GET', KEYS[1])
 if v then
-  local a, b = string.match(v, '^(%d+):(%d+)$')
-  stored, last = tonumber(a), tonumber(b)
-  if not last then return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. v .. ", not this limiter's state") end
+  local tag
+  if #v == 17 then tag, stored, last = unpack('<Bdd', v) end
+  if tag ~= TAG or not (stored % 1 == 0 and last % 1 == 0 and stored >= 0 and last >= 0
+    and stored + last < 9007199254740992) then
+--@foreign
+  end
   if now < last then now = last end -- a clock that stepped back (nginx: ms < 0 → 0)
 end
 local excess
@@ -64,7 +74,10 @@ local remaining = 0
 if next_excess <= burst then remaining = floor((burst - next_excess) / 1000) + 1 end
 local reset = 0
 if remaining <= burst / 1000 then reset = until_admitted(stored, last, remaining + 1) end
-local rest = ceildiv((stored + 1000) * 1000, rate) - (now - last)
+local rest = ceil((stored + 1000) * 1000 / rate) - (now - last)
 if rest < 0 then rest = 0 end
-if allowed then store(KEYS[1], format('%d:%d', stored, now), rest) end
+if allowed then
+  local state = pack('<Bdd', TAG, stored, now)
+--@store
+end
 return {allowed and 1 or 0, wait, 1, retry, 1, reset, 1, remaining, rest, now, 2}

@@ -1,69 +1,50 @@
 -- Redis runs Lua 5.1, whose numbers are doubles: integers are exact below 2^53.
 -- Every number here stays below that: times and periods below 2^52 ms, every
 -- count · period product below 2^51, so that a sum of three still fits. Numbers
--- become text through string.format('%d') (or go to redis.call as numbers, which
--- Redis writes with 17 digits), never through tostring or .., which keep 14.
-local BIG = 4503599627370496 -- 2^52
-local floor, format = math.floor, string.format
--- ceil(a / b) for whole 0 <= a < 2^53 and b >= 1. floor(a / b) is exact there: the
+-- become text only through string.format('%d'), never through tostring or .., which
+-- keep 14 digits.
+local BIG, MAX32 = 4503599627370496, 4294967295 -- 2^52, 2^32 − 1
+local floor, ceil, format, tonumber, A = math.floor, math.ceil, string.format, tonumber, ARGV
+local pack, unpack = struct.pack, struct.unpack
+-- floor(a / b) and ceil(a / b) are exact for whole 0 <= a < 2^53 and b >= 1: the
 -- rounding error of a / b is below 1 / b, the least distance from a / b to a whole
--- number it is not.
-local function ceildiv(a, b) return -floor(-a / b) end
-
--- Arguments are checked; the first bad one is reported by name (E), after all of
--- them are read.
-local E
-local function int(name, s, lo, hi)
-  local n = tonumber(s)
-  if n and n % 1 == 0 and n >= lo and n <= hi then return n end
-  E = E or format('%s: %s is not a whole number from %d to %d', name, tostring(s), lo, hi)
-  return lo
-end
+-- number it is not. Every call runs this whole text, so it defines no function (a
+-- closure is built on every call): the shared steps are parts spliced in.
 
 -- ARGV[1] is the time in ms, or TIME for the server's own clock (one clock for every
 -- instance: how a deployment runs it). ARGV[2] is the request's cost. ARGV[3] is
--- added to TTLs on a virtual clock (see store).
-local SERVER = ARGV[1] == 'TIME'
-local now
+-- added to TTLs on a virtual clock (see --@store). ARGV[4] and [5] are every
+-- limiter's rate: limit requests per period_ms.
+-- Every argument is checked on every call, in tests that call nothing and make no
+-- string: a whole number in its range (`ok`). The usual cost 1 and slack 0 are
+-- recognised by their text alone. Each script adds its own arguments and products
+-- to `ok`; when that fails, its --@explain part finds the wrong one and names it.
+local SERVER, ok = A[1] == 'TIME', true
+local now, cost, slack = 0, 1, 0
 if SERVER then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + floor(tonumber(t[2]) / 1000)
+  local t = redis.call('TIME') -- seconds and microseconds, both in digits
+  now = t[1] * 1000 + floor(t[2] / 1000)
 else
-  now = int('now', ARGV[1], 0, BIG - 1)
+  now = tonumber(A[1])
+  ok = now and now % 1 == 0 and now >= 0 and now < BIG
 end
-local cost = int('cost', ARGV[2], 1, 4294967295)
-local slack = int('slack_ms', ARGV[3], 0, BIG - 1)
--- Every limiter's rate: limit requests per period_ms.
-local limit = int('limit', ARGV[4], 1, 4294967295)
-local period = int('period_ms', ARGV[5], 1, BIG - 1)
--- A cost beyond what the limiter can ever allow at once is refused, not denied.
-local function fits(capacity)
-  if not E and cost > capacity then
-    E = format('cost: %d exceeds what this limiter can ever allow at once (%d), so it could never pass', cost, capacity)
-  end
+if A[2] ~= '1' then
+  cost = tonumber(A[2])
+  ok = ok and cost and cost % 1 == 0 and cost >= 1 and cost <= MAX32
 end
--- count · period_ms must stay below 2^51.
-local function product(name, count)
-  if not E and count * period > 2251799813685247 then
-    E = format('%s: %d is too large for this period_ms (at most %d, so that %s · period_ms stays below 2^51)',
-      name, count, floor(2251799813685247 / period), name)
-  end
+if A[3] ~= '0' then
+  slack = tonumber(A[3])
+  ok = ok and slack and slack % 1 == 0 and slack >= 0 and slack < BIG
 end
+local limit, period = tonumber(A[4]), tonumber(A[5])
+ok = ok and limit and period and limit % 1 == 0 and limit >= 1 and limit <= MAX32
+  and period % 1 == 0 and period >= 1 and period < BIG
 
--- Every key carries a TTL that ends when the limiter is at rest, rest_ms after now:
--- from then on a missing key decides exactly as the stored state would. On the
--- server's clock the key expires at that moment. On a virtual clock (a replay) the
--- TTL still runs in the server's real milliseconds, so slack_ms is added: a replay
--- that finishes within slack_ms of real time never loses state it still needs.
-local function store(key, value, rest_ms)
-  if rest_ms < 1 then
-    redis.call('DEL', key)
-  elseif SERVER then
-    redis.call('SET', key, value, 'PXAT', now + rest_ms)
-  else
-    redis.call('SET', key, value, 'PX', rest_ms + slack)
-  end
-end
+-- The state is one string of fixed length: the limiter's tag (a letter), then whole
+-- numbers as little-endian doubles (struct's '<B' then one 'd' each), read and
+-- written without parsing or formatting text. A key holding anything else (another
+-- limiter's state, a value written by hand) is refused by name (--@foreign), never
+-- misread.
 
 -- The reply is eleven integers: allowed (1 or 0); the wait, the retry-after and the
 -- reset, each a fraction of a ms (numerator, denominator); the requests that would

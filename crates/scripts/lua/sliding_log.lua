@@ -5,15 +5,18 @@
 --
 -- KEYS[1]  the log: a sorted set, score = time, member "t:n" (n requests at t; a
 --          request of cost c counts c times, and equal times share one member)
--- KEYS[2]  "requests:members": how many requests the log holds (the sum of its n)
---          and how many members
+-- KEYS[2]  'l', requests, members (struct '<Bdd', 17 bytes): how many requests the
+--          log holds (the sum of its n) and how many members
 -- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W
 -- TTL      both keys: when the newest entry leaves the window.
 -- Memory   up to N members (the memory lab in the README measures it).
-local NAME = 'sliding_log'
+local NAME, TAG = 'sliding_log', 108 -- 'l'
 --@prelude
-fits(limit)
-if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
+if not (ok and cost <= limit) then
+--@explain
+  fits(limit)
+  return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E)
+end
 
 local log, held = KEYS[1], KEYS[2]
 local function count_of(member) return tonumber(string.match(member, ':(%d+)$')) or 0 end
@@ -28,10 +31,13 @@ if newest_t and newest_t <= cutoff then
   redis.call('DEL', log, held) -- everything has expired
   newest_t = nil
 elseif newest_t then
-  local v = redis.call('GET', held)
-  local a, b = string.match(v or '', '^(%d+):(%d+)$')
-  live, members = tonumber(a), tonumber(b)
-  if not members then return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. (v or 'nothing') .. ", not this limiter's state") end
+  local v = redis.call('GET', held) or 'nothing'
+  local tag
+  if #v == 17 then tag, live, members = unpack('<Bdd', v) end
+  if tag ~= TAG or not (live % 1 == 0 and members % 1 == 0 and live >= 0 and members >= 0
+    and live + members < 9007199254740992) then
+--@foreign
+  end
   local oldest = redis.call('ZRANGE', log, 0, 0, 'WITHSCORES')
   oldest_t = tonumber(oldest[2])
   if oldest_t <= cutoff then
@@ -79,11 +85,16 @@ if live > 0 then
 end
 if changed then
   if live > 0 then
-    store(held, format('%d:%d', live, members), rest)
+    -- As store.lua, for both keys (rest > 0 here).
+    local state = pack('<Bdd', TAG, live, members)
     if SERVER then
-      redis.call('PEXPIREAT', log, now + rest)
+      local at = format('%d', now + rest)
+      redis.call('SET', held, state, 'PXAT', at)
+      redis.call('PEXPIREAT', log, at)
     else
-      redis.call('PEXPIRE', log, rest + slack)
+      local ms = format('%d', rest + slack)
+      redis.call('SET', held, state, 'PX', ms)
+      redis.call('PEXPIRE', log, ms)
     end
   else
     redis.call('DEL', log, held)

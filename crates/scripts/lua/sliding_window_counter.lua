@@ -6,22 +6,29 @@
 --
 -- KEYS[1]  the limiter's key
 -- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W   (N · W < 2^51)
--- State    "k:prev:curr": the current window index and both counts.
+-- State    'c', k, prev, curr (struct '<Bddd', 25 bytes): the current window index
+--          and both counts.
 -- TTL      two windows after the last counted request's window (when prev and curr
 --          are both 0 again).
-local NAME = 'sliding_window_counter'
+local NAME, TAG = 'sliding_window_counter', 99 -- 'c'
 --@prelude
-product('limit', limit)
-fits(limit)
-if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
+if not (ok and limit * period <= 2251799813685247 and cost <= limit) then
+--@explain
+  product('limit', limit)
+  fits(limit)
+  return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E)
+end
 
 local k = floor(now / period)
 local prev, curr = 0, 0
 local v = redis.call('GET', KEYS[1])
 if v then
-  local a, b, c = string.match(v, '^(%d+):(%d+):(%d+)$')
-  local sk, sp, sc = tonumber(a), tonumber(b), tonumber(c)
-  if not sc then return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. v .. ", not this limiter's state") end
+  local tag, sk, sp, sc
+  if #v == 25 then tag, sk, sp, sc = unpack('<Bddd', v) end
+  if tag ~= TAG or not (sk % 1 == 0 and sp % 1 == 0 and sc % 1 == 0 and sk >= 0 and sp >= 0
+    and sc >= 0 and sk + sp + sc < 9007199254740992) then
+--@foreign
+  end
   if sk >= k then
     k, prev, curr = sk, sp, sc
     if now < k * period then now = k * period end
@@ -39,7 +46,7 @@ if allowed then curr = curr + cost end
 -- Requests of cost 1 that would still pass now: ceil(slack / W).
 local slack_w = nw - weighted - curr * period
 if slack_w < 0 then slack_w = 0 end
-local remaining = ceildiv(slack_w, period)
+local remaining = ceil(slack_w / period)
 
 -- The first whole ms at which a request of cost c that does not pass now would
 -- pass, if nothing else comes (from the counts after this decision).
@@ -48,7 +55,7 @@ local function first_pass(c)
   local function first_fit(p, x)
     if x <= 0 then return nil end
     if p == 0 then return 0 end
-    local e = period + 1 - ceildiv(x, p)
+    local e = period + 1 - ceil(x / p)
     if e < 0 then e = 0 end
     if e < period then return e end
     return nil
@@ -76,5 +83,8 @@ if curr > 0 then
 elseif prev > 0 then
   rest = (k + 1) * period - now
 end
-if allowed then store(KEYS[1], format('%d:%d:%d', k, prev, curr), rest) end
+if allowed then
+  local state = pack('<Bddd', TAG, k, prev, curr)
+--@store
+end
 return {allowed and 1 or 0, 0, 1, retry, 1, reset, 1, remaining, rest, now, 3}

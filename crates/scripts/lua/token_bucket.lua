@@ -8,26 +8,35 @@
 --
 -- KEYS[1]  the limiter's key
 -- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W, burst b   (b · W < 2^51)
--- State    "tokens:last": tokens · W, and the time of the last refill.
+-- State    't', tokens, last (struct '<Bdd', 17 bytes): tokens · W, and the time of
+--          the last refill.
 -- TTL      when the bucket is full again.
-local NAME = 'token_bucket'
+local NAME, TAG = 'token_bucket', 116 -- 't'
 --@prelude
-local burst = int('burst', ARGV[6], 1, 4294967295)
-product('burst', burst)
-fits(burst)
-if E then return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E) end
+local burst = tonumber(A[6])
+if not (ok and burst and burst % 1 == 0 and burst >= 1 and burst <= MAX32
+  and burst * period <= 2251799813685247 and cost <= burst) then
+--@explain
+  burst = int('burst', A[6], 1, MAX32)
+  product('burst', burst)
+  fits(burst)
+  return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E)
+end
 
 local full = burst * period
 local tokens = full
 local v = redis.call('GET', KEYS[1])
 if v then
-  local a, b = string.match(v, '^(%d+):(%d+)$')
-  local had, last = tonumber(a), tonumber(b)
-  if not last then return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. v .. ", not this limiter's state") end
+  local tag, had, last
+  if #v == 17 then tag, had, last = unpack('<Bdd', v) end
+  if tag ~= TAG or not (had % 1 == 0 and last % 1 == 0 and had >= 0 and last >= 0
+    and had + last < 9007199254740992) then
+--@foreign
+  end
   if now < last then now = last end -- a clock that stepped back
   -- Refill N per ms (in 1/W tokens), up to full. The product is only taken below
   -- the point where the bucket is full, so it stays below 2^51.
-  if now - last >= ceildiv(full - had, limit) then
+  if now - last >= ceil((full - had) / limit) then
     tokens = full
   else
     tokens = had + (now - last) * limit
@@ -37,8 +46,11 @@ end
 local need = cost * period
 local allowed = tokens >= need
 if allowed then tokens = tokens - need end
-local rest = ceildiv(full - tokens, limit)
-if allowed then store(KEYS[1], format('%d:%d', tokens, now), rest) end
+local rest = ceil((full - tokens) / limit)
+if allowed then
+  local state = pack('<Bdd', TAG, tokens, now)
+--@store
+end
 -- The next whole token comes when tokens reaches the next multiple of W.
 local reset_n = 0
 if tokens < full then reset_n = period - tokens % period end

@@ -15,7 +15,7 @@
 //! assert!(lane.script().text().contains("t' = max(TAT, t)"));
 //! assert_eq!(lane.params_args(), ["5", "10000", "5"]);
 //! let keys = lane.keys(&KeySpace::default(), "gcra", "alice");
-//! assert_eq!(keys, ["ratelab:v1:{gcra:alice}"]);
+//! assert_eq!(keys, ["ratelab:v2:{gcra:alice}"]);
 //! // How to call it: EVALSHA <sha1> 1 <key> <now|TIME> <cost> <slack_ms> <params...>
 //! assert!(lane.example_call(&KeySpace::default(), "gcra", "alice").contains("EVALSHA"));
 //!
@@ -29,9 +29,13 @@
 //! # The scripts
 //!
 //! One script per limiter, each a Lua file in `lua/` with the shared prelude
-//! (`lua/prelude.lua`: the clock, argument checks, TTLs and the reply) spliced in at
-//! its `--@prelude` line, and `lua/ahead_state.lua` at `--@ahead_state` in the two
-//! that keep a time running ahead of the last request (GCRA and the leaky queue).
+//! (`lua/prelude.lua`: the clock, the arguments and their check, the reply) spliced
+//! in at its `--@prelude` line, `lua/ahead_state.lua` at `--@ahead_state` in the two
+//! that keep a time running ahead of the last request (GCRA and the leaky queue), and
+//! the steps every script shares as parts rather than functions (Redis would build
+//! each function anew on every call): `--@explain` (which argument is wrong),
+//! `--@foreign` (a key holding something else) and `--@store` (the write and its TTL).
+//! The state is a tag letter and little-endian doubles (`struct.pack`), not text.
 //! Each keeps what the engine keeps, in whole numbers below 2^53 (Lua 5.1's numbers
 //! are doubles), and returns the engine's decision exactly: allowed, the wait, the
 //! retry-after and the reset as fractions of a millisecond, the requests remaining.
@@ -82,7 +86,8 @@ impl Script {
 }
 
 /// The shared parts `body` (a script's [`Script::file`]) splices in, in order: the
-/// names after its `--@` lines (`prelude`, `ahead_state`), each `lua/<name>.lua`.
+/// names after its `--@` lines (`prelude`, `ahead_state`, `explain`, ...), each
+/// `lua/<name>.lua`.
 pub fn parts(body: &str) -> impl Iterator<Item = &str> {
     body.lines().filter_map(|l| l.strip_prefix("--@"))
 }

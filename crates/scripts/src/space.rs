@@ -6,9 +6,10 @@ use core::fmt::Write as _;
 
 use crate::ScriptError;
 
-/// The prefix when none is given: the project and the layout's version, so that a
-/// later layout can live beside this one (`ratelab:v2:...`).
-pub const DEFAULT_PREFIX: &str = "ratelab:v1";
+/// The prefix when none is given: the project and the layout's version, so that
+/// keys of another layout are never read as this one's. v2 keeps each limiter's
+/// state as a tag letter and little-endian doubles (v1 kept text such as `12:3`).
+pub const DEFAULT_PREFIX: &str = "ratelab:v2";
 
 /// The namespace of a deployment's keys.
 ///
@@ -122,12 +123,12 @@ mod tests {
     #[test]
     fn names_are_unambiguous_and_tagged() {
         let s = KeySpace::default();
-        assert_eq!(s.key("gcra", "alice"), "ratelab:v1:{gcra:alice}");
+        assert_eq!(s.key("gcra", "alice"), "ratelab:v2:{gcra:alice}");
         assert_ne!(s.key("a:b", "c"), s.key("a", "b:c"));
-        assert_eq!(s.key("a:b", "c"), "ratelab:v1:{a%3Ab:c}");
-        assert_eq!(s.key("x", "{}% \n"), "ratelab:v1:{x:%7B%7D%25%20%0A}");
-        assert_eq!(s.key("x", "é"), "ratelab:v1:{x:é}");
-        assert_eq!(s.key("x", ""), "ratelab:v1:{x:}");
+        assert_eq!(s.key("a:b", "c"), "ratelab:v2:{a%3Ab:c}");
+        assert_eq!(s.key("x", "{}% \n"), "ratelab:v2:{x:%7B%7D%25%20%0A}");
+        assert_eq!(s.key("x", "é"), "ratelab:v2:{x:é}");
+        assert_eq!(s.key("x", ""), "ratelab:v2:{x:}");
         assert!(KeySpace::new("a{b").is_err());
         assert!(KeySpace::new("").is_err());
         assert!(KeySpace::new("has space").is_err());

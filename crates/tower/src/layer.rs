@@ -78,7 +78,7 @@ impl Builder {
     }
 
     /// The state lives in a Redis server at `url` (`redis://127.0.0.1:6379`), under
-    /// `ratelab:v1` unless [`Builder::redis_prefix`] says otherwise; every instance
+    /// `ratelab:v2` unless [`Builder::redis_prefix`] says otherwise; every instance
     /// pointed at it shares the limits, and decides on the server's clock.
     #[cfg(feature = "redis")]
     pub fn redis(self, url: &str) -> Builder {

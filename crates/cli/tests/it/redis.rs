@@ -98,7 +98,7 @@ fn a_foreign_key_under_the_prefix_stops_the_run_unless_forced() {
     redis
         .command(
             ratelab_redis::redis::cmd("SET")
-                .arg("ratelab:v1:mine")
+                .arg("ratelab:v2:mine")
                 .arg("1"),
         )
         .unwrap();
@@ -203,7 +203,7 @@ fn lua_prints_the_script_the_call_and_nginx_lines() {
     let notes = text(&out.stderr);
     assert!(notes.starts_with("# The script alone is on standard output; to save it:\nratelab lua gcra --limit 5 --period 10s --burst 5 > gcra.lua\n"), "{notes}");
     assert!(notes.contains(&format!(
-        "redis-cli EVALSHA {} 1 'ratelab:v1:{{gcra:client-42}}' TIME 1 0 5 10000 5",
+        "redis-cli EVALSHA {} 1 'ratelab:v2:{{gcra:client-42}}' TIME 1 0 5 10000 5",
         ratelab_scripts::script(ratelab_core::Algorithm::Gcra)
             .unwrap()
             .sha1

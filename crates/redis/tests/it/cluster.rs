@@ -28,7 +28,7 @@ fn a_cluster_decides_as_the_engine_with_every_key_in_its_slot() {
     for node in cluster.nodes() {
         let mut direct = node.connect().unwrap();
         let keys = match direct
-            .command(redis::cmd("KEYS").arg("ratelab:v1:*"))
+            .command(redis::cmd("KEYS").arg("ratelab:v2:*"))
             .unwrap()
         {
             Value::Array(v) => v,

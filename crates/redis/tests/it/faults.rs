@@ -165,13 +165,13 @@ fn a_prefix_holding_keys_is_refused_unless_forced() {
     let server = RedisServer::start().unwrap();
     let mut redis = server.connect().unwrap();
     redis
-        .command(redis::cmd("SET").arg("ratelab:v1:someone-else").arg("1"))
+        .command(redis::cmd("SET").arg("ratelab:v2:someone-else").arg("1"))
         .unwrap();
     let config = support::scenario_config("golden", Default::default());
     let e = replay(&mut redis, &config, &ReplayOptions::default()).unwrap_err();
     assert_eq!(
         e.to_string(),
-        format!("{}: prefix ratelab:v1 already holds 1 key(s) this run did not create (e.g. \"ratelab:v1:someone-else\"); choose another --prefix, or pass --force to write there anyway", server.url())
+        format!("{}: prefix ratelab:v2 already holds 1 key(s) this run did not create (e.g. \"ratelab:v2:someone-else\"); choose another --prefix, or pass --force to write there anyway", server.url())
     );
     let other = ReplayOptions {
         space: KeySpace::new("ratelab:test").unwrap(),
@@ -188,7 +188,7 @@ fn a_prefix_holding_keys_is_refused_unless_forced() {
     assert_eq!(
         keys,
         redis::Value::Array(vec![redis::Value::BulkString(
-            b"ratelab:v1:someone-else".to_vec()
+            b"ratelab:v2:someone-else".to_vec()
         )])
     );
 }
@@ -230,4 +230,147 @@ fn the_scripts_check_their_own_arguments() {
     );
     let e = call(&mut redis, &["100", "1", "0", "5", "1000000000000", "5000"]);
     assert!(e.ends_with("ratelab gcra: burst: 5000 is too large for this period_ms (at most 2251, so that burst · period_ms stays below 2^51)"), "{e}");
+}
+
+/// Every script's reply to `args` on key `k`: its error text, or `None` for a decision.
+fn eval_error(redis: &mut Redis, a: Algorithm, key: &str, args: &[String]) -> Option<String> {
+    let s = ratelab_scripts::script(a).unwrap();
+    let n = if a == Algorithm::SlidingLog { 2 } else { 1 };
+    let mut c = redis::cmd("EVAL");
+    c.arg(s.text()).arg(n).arg(key);
+    if n == 2 {
+        c.arg(format!("{key}:n"));
+    }
+    c.arg(args);
+    redis.command(&c).err().map(|e| e.to_string())
+}
+
+#[test]
+fn every_script_names_each_bad_argument_and_refuses_state_not_its_own() {
+    let server = RedisServer::start().unwrap();
+    let mut redis = server.connect().unwrap();
+    let limiters: Vec<Algorithm> = Algorithm::ALL
+        .into_iter()
+        .filter(|a| !a.is_teaching())
+        .collect();
+    assert_eq!(limiters.len(), 8);
+    for &a in &limiters {
+        let name = a.id();
+        let lane = ratelab_scripts::LuaLane::new(a, &Params::new(5, 10_000)).unwrap();
+        let mut good: Vec<String> = ["100", "1", "0"].map(String::from).to_vec();
+        good.extend(lane.params_args());
+        let mut fields = vec!["now", "cost", "slack_ms", "limit", "period_ms"];
+        match a {
+            Algorithm::TokenBucket | Algorithm::Gcra | Algorithm::LeakyQueue => {
+                fields.push("burst")
+            }
+            Algorithm::Nginx => fields.extend(["burst", "delay"]),
+            _ => {}
+        }
+        assert_eq!(fields.len(), good.len(), "{name}");
+        assert_eq!(
+            eval_error(&mut redis, a, &format!("fresh-{name}"), &good),
+            None,
+            "{name}"
+        );
+        // Each argument wrong in turn (and, for the last, missing), alone and
+        // together with every later one: the first wrong one is named.
+        for i in 0..good.len() {
+            for bad in ["x", "1.5", "-1", "1e300"] {
+                let mut args = good.clone();
+                args[i] = bad.into();
+                let e = eval_error(&mut redis, a, "k", &args).unwrap_or_default();
+                let want = format!("ratelab {name}: {}: {bad} is not a whole number", fields[i]);
+                assert!(e.contains(&want), "{name} {args:?}: {e}");
+                for later in args.iter_mut().skip(i + 1) {
+                    *later = "y".into();
+                }
+                let e2 = eval_error(&mut redis, a, "k", &args).unwrap_or_default();
+                assert!(e2.contains(&want), "{name} {args:?}: {e2}");
+                assert!(!e.contains('\n') && !e2.contains('\n'), "{e}");
+            }
+        }
+        let short = &good[..good.len() - 1];
+        let e = eval_error(&mut redis, a, "k", short).unwrap_or_default();
+        let want = format!(
+            "ratelab {name}: {}: nil is not a whole number",
+            fields.last().unwrap()
+        );
+        assert!(e.contains(&want), "{name}: {e}");
+        // The server's clock with cost 1 and slack 0, the usual call, is fine.
+        let mut time = good.clone();
+        time[0] = "TIME".into();
+        assert_eq!(
+            eval_error(&mut redis, a, &format!("time-{name}"), &time),
+            None,
+            "{name}"
+        );
+        // A cost beyond the capacity is refused by name.
+        let mut big = good.clone();
+        big[1] = "1000".into();
+        let e = eval_error(&mut redis, a, "k", &big).unwrap_or_default();
+        assert!(
+            e.contains(&format!("ratelab {name}: cost: 1000 exceeds")),
+            "{name}: {e}"
+        );
+    }
+    // A key holding another limiter's state, v1's text, a value of this one's length
+    // with numbers it could never write: refused by name, never decided on.
+    for &a in &limiters {
+        for &b in &limiters {
+            if a == b || a == Algorithm::SlidingLog || b == Algorithm::SlidingLog {
+                continue;
+            }
+            let key = format!("{}-then-{}", a.id(), b.id());
+            let args = |x: Algorithm| {
+                let mut v: Vec<String> = ["100", "1", "0"].map(String::from).to_vec();
+                v.extend(
+                    ratelab_scripts::LuaLane::new(x, &Params::new(5, 10_000))
+                        .unwrap()
+                        .params_args(),
+                );
+                v
+            };
+            assert_eq!(eval_error(&mut redis, a, &key, &args(a)), None);
+            let e = eval_error(&mut redis, b, &key, &args(b)).unwrap_or_default();
+            assert!(
+                e.contains(&format!("ratelab {}: the key holds ", b.id()))
+                    && e.ends_with("bytes, not this limiter's state"),
+                "{key}: {e}"
+            );
+        }
+    }
+    let args: Vec<String> = ["100", "1", "0", "5", "10000", "5"]
+        .map(String::from)
+        .to_vec();
+    redis
+        .command(redis::cmd("SET").arg("v1").arg("12:3"))
+        .unwrap();
+    let e = eval_error(&mut redis, Algorithm::Gcra, "v1", &args).unwrap_or_default();
+    assert!(
+        e.ends_with("ratelab gcra: the key holds 12:3, not this limiter's state"),
+        "{e}"
+    );
+    for (bad, what) in [
+        ("0/0", "NaN"),
+        ("-1", "negative"),
+        ("0.5", "a fraction"),
+        ("1e300", "huge"),
+    ] {
+        redis
+            .command(
+                redis::cmd("EVAL")
+                    .arg(format!(
+                        "redis.call('SET', KEYS[1], struct.pack('<Bdd', 103, {bad}, 5))"
+                    ))
+                    .arg(1)
+                    .arg("forged"),
+            )
+            .unwrap();
+        let e = eval_error(&mut redis, Algorithm::Gcra, "forged", &args).unwrap_or_default();
+        assert!(
+            e.ends_with("ratelab gcra: the key holds 17 bytes, not this limiter's state"),
+            "{what}: {e}"
+        );
+    }
 }
