@@ -90,7 +90,12 @@ impl Pick {
     /// The parameters in words: `5 per 10 s`, `1 per 100 ms, burst 10` (texts:
     /// `choose.params`, `choose.params.burst`).
     pub fn params_text(&self, lang: Lang) -> String {
-        let t = lang.texts();
+        self.params_in(lang.texts(), lang)
+    }
+
+    /// [`Pick::params_text`] with the words of `t` (the page's fetched texts: the
+    /// page never compiles the text files in).
+    pub fn params_in(&self, t: &crate::texts::Texts, lang: Lang) -> String {
         let Some(lane) = self.lane() else {
             return t.or_key("choose.params");
         };

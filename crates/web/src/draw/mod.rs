@@ -13,6 +13,7 @@
 //! and the veil over the future, which the lane component moves by attribute).
 
 pub mod layer;
+pub mod chooser;
 pub mod lesson;
 pub mod level;
 pub mod markup;

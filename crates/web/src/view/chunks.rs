@@ -68,6 +68,11 @@ chunk! {
 }
 
 chunk! {
+    /// "Which limiter?" (`view/learn/chooser.rs`), in the lessons panel.
+    chooser in chooser: super::learn::chooser::chooser()
+}
+
+chunk! {
     /// The trace table (`view/trace.rs`).
     trace in trace: super::trace::Trace()
 }
