@@ -1,4 +1,4 @@
-//! Memory explained: why Redis reports 104 / 104 / 88 bytes for a fixed window, a
+//! Memory explained: why Redis reports 120 / 120 / 104 bytes for a fixed window, a
 //! token bucket and a GCRA key (the memory lab, `ratelab_scripts::MEMORY`, measured
 //! with `MEMORY USAGE ... SAMPLES 0` on [`REDIS_VERSION`]) where the long article
 //! says 32 / 68 / 32 ([`ARTICLE`], measured on Redis 8.8.0), and what a learner's own
@@ -14,9 +14,10 @@
 //! ```
 //! use ratelab_learn::memory::{capacity, string_key, Value};
 //!
-//! // `ratelab:v1:{gcra:client-42}` holding `5901000:1990`: 24 + 32 + 32 bytes.
-//! let gcra = string_key("ratelab:v1:{gcra:client-42}".len(), Value::Text(12));
-//! assert_eq!((gcra.entry, gcra.name, gcra.value, gcra.total()), (24, 32, 32, 88));
+//! // `ratelab:v2:{gcra:client-42}` holding its state (a tag and two numbers
+//! // packed in 17 bytes, `STATE_BYTES`): 24 + 32 + 48 bytes.
+//! let gcra = string_key("ratelab:v2:{gcra:client-42}".len(), Value::Text(17));
+//! assert_eq!((gcra.entry, gcra.name, gcra.value, gcra.total()), (24, 32, 48, 104));
 //! // A million GCRA keys: 88 000 000 bytes.
 //! assert_eq!(capacity(1_000_000, 88), 88_000_000);
 //! ```
@@ -48,6 +49,14 @@ pub struct ArticleBytes {
     /// One number, the TAT.
     pub gcra: u64,
 }
+
+/// The bytes of a limiter's state as the scripts store it: a one-byte tag and
+/// two numbers packed as doubles (`struct.pack('<Bdd', …)`, crates/scripts/lua);
+/// the sliding window counter's holds three numbers.
+pub const STATE_BYTES: usize = 17;
+
+/// The sliding window counter's state, in bytes (`'<Bddd'`).
+pub const COUNTER_STATE_BYTES: usize = 25;
 
 /// A string key's value as Redis stores it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -245,11 +254,11 @@ pub fn explain(lang: Lang) -> Vec<String> {
     let t = lang.texts();
     let gcra_key = lab_key(Algorithm::Gcra);
     let bucket_key = lab_key(Algorithm::TokenBucket);
-    // The states the lab left: `5901000:1990` (TAT:slack), `99000:1990`.
-    let gcra = string_key(gcra_key.len(), Value::Text("5901000:1990".len()));
-    let bucket = string_key(bucket_key.len(), Value::Text("99000:1990".len()));
+    // The states the lab left: a tag and two numbers, packed.
+    let gcra = string_key(gcra_key.len(), Value::Text(STATE_BYTES));
+    let bucket = string_key(bucket_key.len(), Value::Text(STATE_BYTES));
     let short_name = "rl:42";
-    let short = string_key(short_name.len(), Value::Text("99000:1990".len()));
+    let short = string_key(short_name.len(), Value::Text(STATE_BYTES));
     let smallest = string_key(1, Value::Int);
     let classes: Vec<String> = [1u64, 9, 17, 33, 49, 65]
         .iter()
@@ -299,21 +308,21 @@ mod tests {
 
     #[test]
     fn the_model_is_every_measured_string_key() {
-        // The states the memory lab leaves (100 per minute after 100 requests 10 ms
-        // apart), as `ratelab redis simulate --keep` shows them.
+        // The states the memory lab leaves: a tag and two numbers packed (the
+        // counter: three), whatever their values.
         let states = [
-            (Algorithm::FixedWindow, "0:100"),
-            (Algorithm::FixedWindowAnchored, "1000:100"),
-            (Algorithm::SlidingWindowCounter, "0:0:100"),
-            (Algorithm::TokenBucket, "99000:1990"),
-            (Algorithm::LeakyQueue, "5901000:1990"),
-            (Algorithm::Gcra, "5901000:1990"),
-            (Algorithm::Nginx, "97416:1990"),
+            (Algorithm::FixedWindow, STATE_BYTES),
+            (Algorithm::FixedWindowAnchored, STATE_BYTES),
+            (Algorithm::SlidingWindowCounter, COUNTER_STATE_BYTES),
+            (Algorithm::TokenBucket, STATE_BYTES),
+            (Algorithm::LeakyQueue, STATE_BYTES),
+            (Algorithm::Gcra, STATE_BYTES),
+            (Algorithm::Nginx, STATE_BYTES),
         ];
         for (a, state) in states {
             let m = ratelab_scripts::memory(a).unwrap();
             assert_eq!(m.encoding, "embstr", "{}", a.id());
-            let model = string_key(lab_key(a).len(), Value::Text(state.len()));
+            let model = string_key(lab_key(a).len(), Value::Text(state));
             assert_eq!(model.total(), m.bytes, "{}: {model:?}", a.id());
         }
         // What was measured by hand on the same server: a one-letter name holding an
@@ -349,7 +358,7 @@ mod tests {
         );
         let rows = committed_capacity(1_000_000);
         let gcra = rows.iter().find(|r| r.what == "gcra").unwrap();
-        assert_eq!((gcra.bytes_per_key, gcra.total), (88, 88_000_000));
+        assert_eq!((gcra.bytes_per_key, gcra.total), (104, 104_000_000));
         assert!(rows.iter().any(|r| r.what == "sliding_log, 1000 entries"));
     }
 
@@ -364,14 +373,14 @@ mod tests {
             assert!(!sum_heading(5, lang).contains('['));
             let all = parts.join("\n");
             for must in [
+                "120",
                 "104",
-                "88",
                 "32",
                 "68",
                 "7.0.15",
                 "8.8.0",
                 "48",
-                "ratelab:v1:{token_bucket:client-42}",
+                "ratelab:v2:{token_bucket:client-42}",
             ] {
                 assert!(all.contains(must), "{}: no {must} in {all}", lang.id());
             }

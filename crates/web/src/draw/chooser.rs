@@ -175,3 +175,10 @@ fn matrix(w: &mut Writer, t: &Texts) {
         });
     });
 }
+
+/// A status line (loading, or why the texts could not be had), escaped.
+pub fn status(text: &str) -> Html {
+    let mut w = Writer::with_capacity(text.len() + 32);
+    w.el("p").attr("class", "status").text(text);
+    w.finish_html()
+}

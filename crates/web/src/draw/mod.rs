@@ -12,8 +12,8 @@
 //! [`columns`]: one mark per request in the visible span) and *over* (the clock line
 //! and the veil over the future, which the lane component moves by attribute).
 
-pub mod layer;
 pub mod chooser;
+pub mod layer;
 pub mod lesson;
 pub mod level;
 pub mod markup;

@@ -9,6 +9,8 @@ use super::Tr;
 #[allow(missing_docs)]
 pub struct Learn {
     pub lessons: &'static str,
+    /// The "Which limiter?" fold's title (`view/choose.rs`).
+    pub chooser: &'static str,
     pub intro: &'static str,
     pub all: &'static str,
     pub loading: &'static str,
@@ -39,6 +41,7 @@ pub struct Learn {
 pub static LEARN: Tr<Learn> = Tr {
     en: Learn {
         lessons: "Lessons",
+        chooser: "Which limiter?",
         intro: "A path through the articles' results. Each lesson sets up the lanes, plays to the moment that shows the point, and says what the engine found.",
         all: "All lessons",
         loading: "Loading the lessons…",
@@ -64,6 +67,7 @@ pub static LEARN: Tr<Learn> = Tr {
     },
     vi: Learn {
         lessons: "Bài học",
+        chooser: "Chọn bộ giới hạn nào?",
         intro: "Một lộ trình qua các kết quả của bài viết. Mỗi bài học dựng sẵn các làn, chạy đến đúng thời điểm cho thấy vấn đề, rồi cho biết bộ máy tìm ra điều gì.",
         all: "Tất cả bài học",
         loading: "Đang tải bài học…",

@@ -63,6 +63,12 @@ chunk! {
 }
 
 chunk! {
+    /// What a lane's "about" box holds (`view/lanes/about.rs`), with the
+    /// production box.
+    about in production: super::lanes::about::body()
+}
+
+chunk! {
     /// Lab D's sweep (`view/sweep.rs`).
     sweep in sweep: super::sweep::SweepPanel()
 }
@@ -183,6 +189,18 @@ pub fn panel<F>(name: &'static str, load: impl FnOnce() -> F + 'static) -> impl 
 where
     F: std::future::Future<Output = Result<AnyView, NotLoaded>> + 'static,
 {
+    placed(name, Box::new(move || Box::pin(load())))
+}
+
+/// A panel's loader, boxed: [`panel`]'s work is one function for every panel
+/// (as a generic, each panel added its own copy of the place's view code).
+type Load = Box<
+    dyn FnOnce()
+        -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<AnyView, NotLoaded>>>>,
+>;
+
+/// [`panel`], for any loader.
+fn placed(name: &'static str, load: Load) -> impl IntoView {
     let slot = RwSignal::new_local(Slot::Loading);
     // After the page's first frame is drawn (the first lanes come from the first
     // module alone), and under this component's owner, so the panel's context,

@@ -6,6 +6,7 @@
 //! and doing what a person asks with [`Ctx::act`]. See ARCHITECTURE.md, "How to add
 //! a panel".
 
+pub mod choose;
 pub mod chunks;
 pub mod clock;
 pub mod context;
@@ -137,6 +138,7 @@ pub fn App(
             {(!compact).then(header::Header)}
             <notices::Notices />
             {(!compact && !embed).then(|| chunks::panel("lessons", chunks::lessons))}
+            {(!compact && !embed).then(choose::chooser_fold)}
             {(!compact).then(setup::Setup)}
             {limiters_or_services(ctx, compact)}
         </div>

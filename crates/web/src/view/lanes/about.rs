@@ -7,10 +7,33 @@ use crate::texts::algorithms::algorithm_text;
 use crate::texts::lanes::LANES;
 use crate::view::{text, use_ctx};
 
-/// The "about this limiter" box.
+/// The "about this limiter" box. What it holds ([`body`]) is in the
+/// `production` chunk with the production box, fetched the first time either is
+/// opened.
 #[component]
-pub fn About(algorithm: Algorithm) -> impl IntoView {
+pub fn About() -> impl IntoView {
+    let opened = RwSignal::new(false);
+    view! {
+        <details
+            class="about"
+            on:toggle=move |e| {
+                let d = event_target::<web_sys::HtmlDetailsElement>(&e);
+                if d.open() && !opened.get_untracked() {
+                    opened.set(true);
+                }
+            }
+        >
+            <summary>{text(&LANES, |t| t.about)}</summary>
+            {move || opened.get().then(|| crate::view::chunks::panel("about", crate::view::chunks::about))}
+        </details>
+    }
+}
+
+/// What the box holds for the lane in context: what its algorithm promises,
+/// where it fits, where it misleads.
+pub fn body() -> impl IntoView {
     let ctx = use_ctx();
+    let algorithm: Algorithm = expect_context::<super::LaneCtx>().algorithm;
     let t = algorithm_text(algorithm);
     let (promise, fits, misleads) = (
         Signal::derive(move || t.get(ctx.lang.get()).promise),
@@ -18,8 +41,6 @@ pub fn About(algorithm: Algorithm) -> impl IntoView {
         Signal::derive(move || t.get(ctx.lang.get()).misleads),
     );
     view! {
-        <details class="about">
-            <summary>{text(&LANES, |t| t.about)}</summary>
             <dl>
                 <dt>{text(&LANES, |t| t.promise)}</dt>
                 <dd>{promise}</dd>
@@ -28,6 +49,5 @@ pub fn About(algorithm: Algorithm) -> impl IntoView {
                 <dt>{text(&LANES, |t| t.misleads)}</dt>
                 <dd>{misleads}</dd>
             </dl>
-        </details>
     }
 }

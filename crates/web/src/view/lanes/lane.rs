@@ -162,7 +162,7 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
             </div>
             <p class="dense-note" class:hidden=Signal::derive(move || !dense.get())>{text(&LANES, |t| t.dense)}</p>
             {(!ctx.compact).then(|| view! {
-                <about::About algorithm />
+                <about::About />
                 <production::ProductionBox />
             })}
         </article>

@@ -70,9 +70,12 @@ pub async fn texts(lang: Lang) -> Loaded {
     }
     let url = format!("{DIR}/{}.txt", lang.code());
     let body = get(&url).await.map_err(|e| format!("{url}: {e}"))?;
-    Texts::parse(&body)
+    let texts = Texts::parse(&body)
         .map(Arc::new)
-        .map_err(|e| format!("{url}: {e}"))
+        .map_err(|e| format!("{url}: {e}"))?;
+    // Kept: the lessons panel and the chooser ask for the same texts.
+    GIVEN.with(|g| g.put(lang, texts.clone()));
+    Ok(texts)
 }
 
 pub(crate) async fn get(url: &str) -> Result<String, String> {

@@ -94,11 +94,6 @@ impl Learning {
     }
 }
 
-/// Whether the lane of a step just opened is still to be brought into view once
-/// its texts are drawn (provided by [`Lessons`], for the chooser's buttons too).
-#[derive(Clone, Copy)]
-pub struct Scroll(StoredValue<bool>);
-
 /// The panel's shared state.
 pub fn use_learning() -> Learning {
     expect_context::<Learning>()
@@ -133,7 +128,6 @@ pub fn Lessons() -> impl IntoView {
     // step's texts are there (they change the panel's height); so does every step
     // the learner opens (`go`).
     let scroll_wanted = StoredValue::new(ctx.read(|p| p.step_lane().is_some()).unwrap_or(false));
-    provide_context(Scroll(scroll_wanted));
     // A step opened frames what it talks about: 1×, or the whole run for a step
     // about all of it (`learn::zoom_for`). Replaying it keeps the learner's zoom.
     Effect::new(move |_| {
@@ -259,9 +253,7 @@ pub fn Lessons() -> impl IntoView {
         }
         if filled && scroll_wanted.get_value() {
             scroll_wanted.set_value(false);
-            if let Some(root) = section.parent_element() {
-                lane_into_view(ctx, root);
-            }
+            lane_into_view(ctx, &section);
         }
         html
     });
@@ -279,45 +271,22 @@ pub fn Lessons() -> impl IntoView {
             });
         }
     });
-    // "Which limiter?", under the panel once the texts are there: its questions
-    // are a chunk, fetched the first time the fold is opened.
-    let chooser_title = move || {
-        learning
-            .texts(ctx.lang.get())
-            .and_then(Result::ok)
-            .map(|t| t.or_key("choose.title"))
-    };
-    let chooser_opened = RwSignal::new(false);
     view! {
         <section
             class="lessons"
             aria-labelledby=format!("lessons-{uid}")
             node_ref=node
-            on:click=move |e| go(ctx, &e, Scroll(scroll_wanted))
+            on:click=move |e| go(ctx, &e, scroll_wanted)
         ></section>
-        <details
-            class="chooser-fold"
-            prop:hidden=move || chooser_title().is_none()
-            on:toggle=move |e| {
-                let d = event_target::<web_sys::HtmlDetailsElement>(&e);
-                if d.open() && !chooser_opened.get_untracked() {
-                    chooser_opened.set(true);
-                }
-            }
-        >
-            <summary>{chooser_title}</summary>
-            {move || {
-                chooser_opened
-                    .get()
-                    .then(|| super::chunks::panel("chooser", super::chunks::chooser))
-            }}
-        </details>
     }
 }
 
 /// Brings the open step's lane into view once the lanes the step opened are drawn
-/// (after the reactive updates of this task). `root` is the playground's element.
-fn lane_into_view(ctx: Ctx, root: web_sys::Element) {
+/// (after the reactive updates of this task).
+fn lane_into_view(ctx: Ctx, section: &web_sys::HtmlElement) {
+    let Some(root) = section.parent_element() else {
+        return;
+    };
     Timeout::new(0, move || {
         let lane = ctx.read(|p| p.step_lane().map(|j| j as u64)).flatten();
         let reduced = ctx.read(|p| p.reduced_motion).unwrap_or(false);
@@ -330,31 +299,35 @@ fn lane_into_view(ctx: Ctx, root: web_sys::Element) {
 const GROUPS: [Group; 3] = [Group::Demo, Group::Traces, Group::Labs];
 
 /// The panel's one click handler: the button clicked names where it goes
-/// (`data-go`, [`crate::learn::Go`]).
-fn go(ctx: Ctx, e: &web_sys::MouseEvent, scroll: Scroll) {
-    let button = e
+/// (`data-go`, [`crate::learn::Go`]). A step opened brings its lane into view (at
+/// once, and again when its texts change the panel's height).
+fn go(ctx: Ctx, e: &web_sys::MouseEvent, scroll_wanted: StoredValue<bool>) {
+    let Some(target) = e
         .target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .and_then(|t| t.closest("button[data-go]").ok().flatten());
-    if let Some(button) = button {
-        go_to(ctx, &button, scroll);
-    }
-}
-
-/// Goes where `button` names (`data-go`): a step opened brings its lane into view
-/// (at once, and again when its texts change the panel's height).
-pub fn go_to(ctx: Ctx, button: &web_sys::Element, scroll: Scroll) {
-    let Some(to) = button.get_attribute("data-go").and_then(|g| Go::parse(&g)) else {
+    else {
+        return;
+    };
+    let Some(to) = target
+        .closest("button[data-go]")
+        .ok()
+        .flatten()
+        .and_then(|b| b.get_attribute("data-go"))
+        .and_then(|g| Go::parse(&g))
+    else {
         return;
     };
     match to {
         Go::Open(o) => {
             // Replaying the open step leaves the panel as it is: no second scroll.
             let moved = ctx.read(|p| p.lesson != Some(o)).unwrap_or(true);
-            scroll.0.set_value(moved);
+            scroll_wanted.set_value(moved);
             ctx.act(Action::OpenLesson(o));
-            if let Some(root) = button.closest(".ratelab").ok().flatten() {
-                lane_into_view(ctx, root);
+            if let Some(section) = e
+                .current_target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                lane_into_view(ctx, &section);
             }
         }
         Go::Close => ctx.act(Action::CloseLesson),
