@@ -1,7 +1,7 @@
 // Sizes every ratelab iframe on a page to its content. An external script (no
 // inline code), so it works under a strict Content-Security-Policy:
 //
-//   <script src="/ratelab/embed-resize.js" defer></script>
+//   <script src="/ratelab/embed-resize.js"></script>  <!-- in <head>, no defer -->
 //   <iframe src="/ratelab/embed.html?scenario=lab-c&compact=1" title="ratelab"></iframe>
 //
 // embed.html posts {type: 'ratelab:height', height} to its parent as soon as the
@@ -10,7 +10,9 @@
 // and it resizes that iframe alone, so any number of them work. Until the first
 // message an iframe keeps a sensible height (data-height, else 560 px) instead of
 // the browser's 150 px, so the page does not jump from 150 px to the full height.
-// Styles are set through the CSSOM, which style-src 'self' allows.
+// Styles are set through the CSSOM, which style-src 'self' allows. Loaded in <head>
+// without `defer`, it sizes each iframe as the parser inserts it (the
+// MutationObserver below), before the page's first paint.
 const SELECTOR = 'iframe[src*="embed.html"], iframe[data-ratelab]';
 const INITIAL = 560;
 const MIN = 120;

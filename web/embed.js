@@ -8,11 +8,16 @@ import { start } from './ratelab.js';
 
 const host = document.getElementById('embed');
 const options = Object.fromEntries(new URLSearchParams(location.search));
+// No height is posted while the frame says "Loading…": the parent keeps the height
+// it reserved (embed-resize.js) until the playground's own, instead of shrinking
+// the frame to a line and growing it again (560 → 120 → the full height).
+let drawn = false;
 
 start()
   .then(({ mount }) => {
     host.textContent = '';
     window.ratelabPlayground = mount(host, options);
+    drawn = true;
     // The height goes to the parent from the ResizeObserver, after this frame's
     // own layout and before its paint, in the same frame: measuring here forced
     // that layout early, inside the mount's task (a CPU profile put 68 ms in
@@ -20,12 +25,14 @@ start()
   })
   .catch((e) => {
     host.textContent = `ratelab could not start: ${e}`;
+    drawn = true;
+    postHeight();
   });
 
 let last = 0;
 function postHeight() {
   // Not in a frame (embed.html opened by itself): nobody to tell, nothing to measure.
-  if (window.parent === window) return;
+  if (window.parent === window || !drawn) return;
   const height = Math.ceil(document.body.getBoundingClientRect().height);
   if (height !== last) {
     last = height;

@@ -84,6 +84,8 @@ function overflow(page, id) {
     for (const el of host.shadowRoot.querySelectorAll('*')) {
       // Inside a scrolling box, wide content scrolls instead of overflowing.
       if (el.closest('.scroll') && !el.classList.contains('scroll')) continue;
+      // The veil over the future is clipped by its clock box (overflow: hidden).
+      if (el.classList.contains('veil')) continue;
       const r = el.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue;
       if (r.right > box.right + 1 || r.left < box.left - 1) {

@@ -89,6 +89,8 @@ for (const [theme, paper] of [
         const box = host.getBoundingClientRect();
         return [...host.shadowRoot.querySelectorAll('*')]
           .filter((el) => !(el.closest('.scroll') && !el.classList.contains('scroll')))
+          // The veil over the future is clipped by its clock box (overflow: hidden).
+          .filter((el) => !el.classList.contains('veil'))
           .map((el) => [el, el.getBoundingClientRect()])
           .filter(([, r]) => (r.width || r.height) && (r.right > box.right + 1 || r.left < box.left - 1))
           .map(([el, r]) => `${el.tagName} ${r.left}..${r.right}`);

@@ -26,6 +26,13 @@ pub const ONE_X: u32 = 32;
 /// The closest zoom level ([`Sim::zoomed_span`]): 16×.
 pub const MAX_ZOOM: u32 = ONE_X + 4;
 
+/// How long before a late stream's first request its view opens, ms ([`Sim::opening`]).
+pub const LEAD_MS: u64 = 500;
+
+/// A stream whose first request comes later than this starts late: a view that
+/// names no moment of its own opens just before that request ([`Sim::opening`]).
+pub const LATE_MS: u64 = 3_000;
+
 /// A zoom level as the zoom control writes it: `16×`, `1×`, `½×`, `¼×`, `1/8×`.
 pub fn zoom_label(level: u32) -> String {
     match ONE_X.checked_sub(level) {
@@ -380,6 +387,36 @@ impl Sim {
         let start = (now.saturating_sub(span / 3) / step).saturating_mul(step);
         let start = start.min(end.saturating_sub(span));
         (start, start.saturating_add(span))
+    }
+
+    /// Where a view that names no moment opens, and at which zoom level. A stream
+    /// whose first request comes after [`LATE_MS`] (the edge burst's, every request
+    /// between 9 and 11 s) opens [`LEAD_MS`] before that request, zoomed in as far
+    /// as the span there still holds every request (1× if no closer level does);
+    /// any other opens at 0 at 1×. Computed from the stream, whatever the scenario.
+    pub fn opening(&self) -> (u64, u32) {
+        let Some(first) = self.late_start() else {
+            return (0, ONE_X);
+        };
+        let now = first - LEAD_MS;
+        let last = self.timeline.last_time().unwrap_or(first);
+        let mut zoom = MAX_ZOOM;
+        while zoom > ONE_X {
+            let (from, to) = self.zoomed_span(now, zoom);
+            if from <= first && last <= to {
+                break;
+            }
+            zoom -= 1;
+        }
+        (now, zoom)
+    }
+
+    /// The first request's time, if it comes after [`LATE_MS`].
+    pub fn late_start(&self) -> Option<u64> {
+        self.timeline
+            .request(0)
+            .map(|r| r.t)
+            .filter(|&t| t > LATE_MS)
     }
 
     /// The closest zoom level at which the lanes show the whole run, `(0, end)`:

@@ -69,6 +69,20 @@ pub struct MountOptions {
     pub lesson: Option<OpenLesson>,
     /// Whether to open that step's own setup and play to its moment.
     pub play_lesson: bool,
+    /// Whether the link (`t=`) or the element (`at`) names the moment to open at;
+    /// if not, a stream that starts late opens just before its first request
+    /// ([`crate::model::Sim::opening`]).
+    pub moment: bool,
+    /// Play from the opening moment at once (the element's `autoplay`).
+    pub autoplay: bool,
+}
+
+/// Whether `pairs` (a link's or an element's, values still percent-encoded) name
+/// the moment: a `t` or `at` whose value is a duration.
+pub fn names_moment(pairs: &[(String, String)]) -> bool {
+    pairs
+        .iter()
+        .any(|(k, v)| (k == "t" || k == "at") && share::parse_duration(&share::decode(v)).is_ok())
 }
 
 impl MountOptions {
@@ -83,6 +97,8 @@ impl MountOptions {
             theme: Theme::Auto,
             link,
             notices,
+            moment: names_moment(&lessons.rest),
+            autoplay: false,
             lesson: lessons.open,
             play_lesson: lessons.play,
         }
@@ -319,6 +335,9 @@ pub struct Playground {
     pub now: u64,
     /// Whether the clock runs.
     pub playing: bool,
+    /// The timelines' zoom level to open at ([`crate::model::Sim::opening`]); the
+    /// view keeps its own afterwards.
+    pub zoom: u32,
     /// Clock speed in thousandths.
     pub speed: u32,
     /// The page's language.
@@ -374,6 +393,8 @@ impl Playground {
             notices,
             lesson,
             play_lesson,
+            moment,
+            autoplay,
         } = options;
         let mut notes: Vec<String> = notices.iter().map(Notice::to_string).collect();
         let (share, sim) = match Sim::new(&state) {
@@ -393,14 +414,22 @@ impl Playground {
         if let Some(sel) = view.selected.filter(|&s| s >= len) {
             notes.push(format!("sel={sel}: there are only {len} requests; ignored"));
         }
-        let now = view.t_ms.min(sim.end());
+        // A lesson step has its own moment; a view that names none of its own opens
+        // where the stream starts.
+        let (now, zoom) = if moment || lesson.is_some() {
+            (view.t_ms.min(sim.end()), crate::model::ONE_X)
+        } else {
+            sim.opening()
+        };
+        let playing = autoplay && now < sim.end();
         let mut p = Playground {
             lang: Lang::from_code(view.lang),
             speed: view.speed_permille,
             highlight: view.highlight,
             chosen,
             now,
-            playing: false,
+            playing,
+            zoom,
             run: Shared::new(share, sim),
             notices: notes,
             errors: Vec::new(),
@@ -471,7 +500,12 @@ impl Playground {
 
     /// The whole view as a query string (what the URL and `Playground.query()` say).
     pub fn query(&self) -> String {
-        let q = share::to_query(self.setup(), &self.view());
+        let mut q = share::to_query(self.setup(), &self.view());
+        // A link leaves `t=0` out, and one without `t` opens a late stream at its
+        // first request: a view at 0 of such a stream says so, to reopen at 0.
+        if self.now == 0 && self.lesson.is_none() && self.sim().late_start().is_some() {
+            q.push_str("&t=0");
+        }
         match self.lesson {
             Some(open) => format!("{q}&{}", open.to_query()),
             None => q,
@@ -1044,6 +1078,52 @@ mod tests {
         assert_eq!(p.error(Place::Scenario), None);
         let p = page("scenario=retry-storm&lang=vi");
         assert!(p.sim().is_service_run() && p.notices.is_empty());
+    }
+
+    #[test]
+    fn a_late_stream_opens_just_before_its_first_request_zoomed_to_its_requests() {
+        let p = page("scenario=edge-burst");
+        let first = p.sim().next_time(0).unwrap();
+        assert!(first > crate::model::LATE_MS);
+        assert_eq!(p.now, first - crate::model::LEAD_MS);
+        assert!(!p.playing && p.zoom > crate::model::ONE_X);
+        let (from, to) = p.sim().zoomed_span(p.now, p.zoom);
+        assert!(from <= first && to >= p.sim().times().into_iter().max().unwrap());
+        // The link written there reopens there.
+        assert_eq!(page(&p.query()).now, p.now);
+        // A stream that starts early opens at 0 at 1×, as before.
+        let g = page("scenario=golden");
+        assert_eq!((g.now, g.zoom), (0, crate::model::ONE_X));
+        assert!(!g.query().contains("t="));
+    }
+
+    #[test]
+    fn a_named_moment_wins_and_zero_is_written_for_a_late_stream() {
+        for (q, now) in [("t=2s", 2_000), ("at=9.9s", 9_900), ("t=0", 0)] {
+            let p = page(&format!("scenario=edge-burst&{q}"));
+            assert_eq!((p.now, p.zoom), (now, crate::model::ONE_X), "{q}");
+            assert!(p.notices.is_empty(), "{q}");
+        }
+        let p = page("scenario=edge-burst&t=0&lang=vi");
+        assert!(p.query().ends_with("&lang=vi&t=0"), "{}", p.query());
+        assert_eq!(page(&p.query()).now, 0);
+        // A bad moment is a notice, and the stream's own opening stands.
+        let p = page("scenario=edge-burst&at=soon");
+        assert_eq!(p.notices.len(), 1);
+        assert!(p.notices[0].starts_with("at=soon: "), "{:?}", p.notices);
+        assert_eq!(p.now, p.sim().opening().0);
+    }
+
+    #[test]
+    fn autoplay_plays_from_the_opening_moment() {
+        let mut options = MountOptions::page("scenario=edge-burst");
+        options.autoplay = true;
+        let p = Playground::new(options).unwrap();
+        assert!(p.playing && p.now == p.sim().opening().0);
+        let mut options = MountOptions::page("scenario=edge-burst&t=1m");
+        options.autoplay = true;
+        let p = Playground::new(options).unwrap();
+        assert!(!p.playing && p.now == p.end());
     }
 
     fn edit(p: &mut Playground, field: Field, text: &str) {

@@ -154,7 +154,8 @@ const PARAMETERS: &[(&[&str], Handler)] = &[
         p.link.setup.duration_ms = Some(n);
         Ok(())
     }),
-    (&["t"], |p, v| {
+    // `at` is the element's attribute for the same moment (docs/embedding.md).
+    (&["t", "at"], |p, v| {
         p.link.view.t_ms = parse_duration(v.text)?;
         Ok(())
     }),

@@ -115,6 +115,22 @@ fn a_manual_links_carries_the_requests_sent_by_hand() {
 }
 
 #[test]
+fn at_is_read_as_t_and_written_as_t() {
+    let (s, notices) = parse("scenario=edge-burst&at=9.5s");
+    assert!(notices.is_empty());
+    assert_eq!(s.view.t_ms, 9_500);
+    assert!(s.to_query().ends_with("&t=9.5s"), "{}", s.to_query());
+    let (s, notices) = parse("scenario=edge-burst&at=soon");
+    assert_eq!(s.view.t_ms, 0);
+    assert_eq!(notices.len(), 1);
+    assert!(
+        notices[0].to_string().starts_with("at=soon: "),
+        "{}",
+        notices[0]
+    );
+}
+
+#[test]
 fn every_bad_value_falls_back_with_a_notice() {
     let q = "scenario=nope&limiters=fixed_window,bogus&limit=0&period=NaN&t=-3&speed=3\
              &lang=fr&hl=maybe&burst.0=2&limit.9=1&zzz=1&seed=4&window=1e20";

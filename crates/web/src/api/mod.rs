@@ -116,6 +116,11 @@ export interface MountOptions {
   speed?: number | string;
   lang?: "en" | "vi";
   hl?: boolean;
+  /** The moment to open at (the same as `t`); without it a stream that starts late
+   * opens just before its first request. */
+  at?: number | string;
+  /** Play from the opening moment at once. */
+  autoplay?: boolean;
   /** Lanes, clock and yardstick only. */
   compact?: boolean;
   /** Lane i's own parameters: "burst.1", "delay.2", "nodelay.2", "limit.0", "period.0". */
@@ -448,6 +453,7 @@ fn is_host_attribute(key: &str) -> bool {
             | "tabindex"
             | "title"
             | "compact"
+            | "autoplay"
             | "embed"
             | "theme"
     ) || key.starts_with("aria-")
@@ -506,6 +512,7 @@ fn option_value(raw: JsValue) -> OptionValue {
 struct Options {
     pairs: Vec<(String, String)>,
     compact: bool,
+    autoplay: bool,
     theme: Option<String>,
     dropped: usize,
 }
@@ -529,6 +536,7 @@ impl<'de> Visitor<'de> for OptionsVisitor {
         let mut out = Options {
             pairs: Vec::new(),
             compact: false,
+            autoplay: false,
             theme: None,
             dropped: map.size_hint().unwrap_or(0).saturating_sub(MAX_OPTIONS),
         };
@@ -544,6 +552,8 @@ impl<'de> Visitor<'de> for OptionsVisitor {
             if key == "compact" {
                 // A present attribute is "" (true), as HTML boolean attributes are.
                 out.compact = v != "false" && v != "0";
+            } else if key == "autoplay" {
+                out.autoplay = v != "false" && v != "0";
             } else if key == "theme" {
                 out.theme = Some(v);
             } else if !is_host_attribute(&key) {
@@ -566,6 +576,7 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
     let read = read.unwrap_or(Options {
         pairs: Vec::new(),
         compact: false,
+        autoplay: false,
         theme: None,
         dropped: 0,
     });
@@ -593,6 +604,8 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
         embed: true,
         compact: read.compact,
         theme,
+        moment: crate::state::names_moment(&read.pairs),
+        autoplay: read.autoplay,
         link,
         notices,
         // Lessons are the page's: in an embed `lesson=` is an unknown parameter.

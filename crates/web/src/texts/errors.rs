@@ -569,6 +569,7 @@ mod tests {
             "period=10x",
             "window=-1",
             "t=later",
+            "at=later",
             "speed=3",
             "lang=fr",
             "sel=x",

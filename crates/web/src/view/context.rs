@@ -88,6 +88,7 @@ impl Ctx {
     /// The context for a new playground.
     pub fn new(playground: Playground, uid: u32) -> Ctx {
         let (compact, embed) = (playground.compact, playground.embed);
+        let opening_zoom = playground.zoom;
         let model = RwSignal::new(playground);
         let run = Memo::new(move |_| model.with(|p| p.run.clone()));
         let now = pick(model, |p| p.now);
@@ -109,7 +110,7 @@ impl Ctx {
         let panel_selected =
             Memo::new(move |_| run.with(|s| s.sim.selected(panel_now.get(), chosen.get())));
         let width = RwSignal::new(720.0);
-        let zoom = RwSignal::new(crate::model::ONE_X);
+        let zoom = RwSignal::new(opening_zoom);
         let span = Memo::new(move |_| run.with(|s| s.sim.zoomed_span(now.get(), zoom.get())));
         let scale = Memo::new(move |_| {
             let (from, to) = span.get();
