@@ -44,8 +44,9 @@ pub const FIRST_LOAD: &[&str] = &[
 /// lab D's sweep and the service view became chunks (435.2 KB, the service view
 /// now in the same page); 410 KB when the JS API's runs became a chunk (405 KB);
 /// 320 KB when the setup form and the JSON reader and writer did (318.8 KB);
-/// 302 KB when the lanes' production boxes did (301.3 KB).
-pub const BUNDLE_BUDGET_GZIP: u64 = 302_000;
+/// 302 KB when the lanes' production boxes did (301.3 KB); 300 KB with their
+/// "about" boxes and the shipped stylesheet and element script minified (299.8 KB).
+pub const BUNDLE_BUDGET_GZIP: u64 = 300_000;
 
 /// Each panel fetched on demand and its gzipped budget, in bytes: what a visitor
 /// has fetched in all once the panel is open, the first load and what opening it
@@ -59,15 +60,15 @@ pub const BUNDLE_BUDGET_GZIP: u64 = 302_000;
 /// Like the first load's, these only go down. History: until the JS API's chunk,
 /// the shared chunks had one budget of their own (12, then 30 KB).
 pub const PANEL_BUDGETS: &[(&str, u64)] = &[
-    ("api", 403_500),
-    ("chooser", 380_000),
-    ("import", 370_000),
-    ("lessons", 366_000),
-    ("production", 329_000),
-    ("service", 382_500),
-    ("setup", 349_500),
-    ("sweep", 321_000),
-    ("trace", 325_000),
+    ("api", 401_500),
+    ("chooser", 320_500),
+    ("import", 368_000),
+    ("lessons", 364_500),
+    ("production", 328_000),
+    ("service", 381_500),
+    ("setup", 347_000),
+    ("sweep", 319_500),
+    ("trace", 323_500),
 ];
 
 /// Chromium as root, with no network to talk to.
