@@ -556,17 +556,17 @@ fn redis_memory_keys_explains_and_sums_without_a_server() {
     // No --url: nothing is connected to (the default URL may have no server).
     let out = stdout(&ratelab(&["redis", "memory", "--keys", "1000000"], None));
     assert!(
-        out.starts_with("Why Redis says 104 bytes where the article says 68\n"),
+        out.starts_with("Why Redis says 120 bytes where the article says 68\n"),
         "{out}"
     );
     // Grouped numbers are written with no-break spaces (`~` below).
     for must in [
-        "24 + 48 + 32 = 104",
+        "24 + 48 + 48 = 120",
         "measured on Redis 8.8.0",
         "1~000~000 keys at the bytes per key measured on Redis 7.0.15",
-        "\nfixed_window                          104  104~000~000 bytes ≈ 99.1 MiB\n",
-        "\ngcra                                   88  88~000~000 bytes ≈ 83.9 MiB\n",
-        "\nsliding_log, 1000 entries          102416  102~416~000~000 bytes ≈ 95.3 GiB\n",
+        "\nfixed_window                          120  120~000~000 bytes ≈ 114.4 MiB\n",
+        "\ngcra                                  104  104~000~000 bytes ≈ 99.1 MiB\n",
+        "\nsliding_log, 1000 entries          101792  101~792~000~000 bytes ≈ 94.8 GiB\n",
     ] {
         let must = must.replace('~', "\u{a0}");
         assert!(out.contains(&must), "no {must:?} in {out}");
@@ -575,7 +575,7 @@ fn redis_memory_keys_explains_and_sums_without_a_server() {
         &["redis", "memory", "--keys", "1", "--lang", "vi"],
         None,
     ));
-    assert!(vi.starts_with("Vì sao Redis báo 104 byte"), "{vi}");
+    assert!(vi.starts_with("Vì sao Redis báo 120 byte"), "{vi}");
     for (args, message) in [
         (
             &["redis", "memory", "--keys", "lots"][..],

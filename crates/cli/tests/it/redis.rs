@@ -183,7 +183,9 @@ fn the_labs_run_on_a_server() {
         "{out}"
     );
     assert!(
-        out.contains("\ngcra                                   88  88\u{a0}000 bytes ≈ 85.9 KiB\n"),
+        out.contains(
+            "\ngcra                                  104  104\u{a0}000 bytes ≈ 101.5 KiB\n"
+        ),
         "{out}"
     );
 }
