@@ -72,7 +72,8 @@ for (const lang of ['en', 'vi']) {
       await page.waitForFunction(
         ([lesson, step]) => {
           const q = new URL(location.href).searchParams;
-          return q.get('lesson') === lesson && q.get('step') === String(step);
+          // The first step's link names no step.
+          return q.get('lesson') === lesson && q.get('step') === (step === 1 ? null : String(step));
         },
         [pick.lesson, pick.step],
       );
