@@ -439,7 +439,10 @@ impl Shared {
             Down::FailOpen => Answer::Pass(Outcome::unlimited()),
             Down::FailClosed => Answer::Respond(
                 StatusCode::SERVICE_UNAVAILABLE,
-                vec![(CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+                vec![(
+                    CONTENT_TYPE,
+                    HeaderValue::from_static(ratelab_core::BODY_CONTENT_TYPE),
+                )],
                 UNAVAILABLE_BODY.to_string(),
             ),
             Down::Fallback { memory, limit } => {
@@ -468,7 +471,10 @@ impl Shared {
         if let Ok(v) = HeaderValue::from_str(&by.join(",")) {
             headers.push((HeaderName::from_static(REFUSED_BY), v));
         }
-        headers.push((CONTENT_TYPE, HeaderValue::from_static("application/json")));
+        headers.push((
+            CONTENT_TYPE,
+            HeaderValue::from_static(ratelab_core::BODY_CONTENT_TYPE),
+        ));
         let body = o
             .headers
             .as_ref()
