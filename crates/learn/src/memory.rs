@@ -25,7 +25,7 @@
 use ratelab_core::Algorithm;
 use ratelab_scripts::{KeySpace, LOG_MEMORY, MEMORY, REDIS_VERSION};
 
-use crate::lesson::FactValue;
+use crate::lesson::{group, FactValue};
 use crate::texts::{render, Lang};
 
 /// The long article's bytes per key (section 3 and its table in section 4): what
@@ -164,22 +164,6 @@ pub fn size_text(bytes: u128, lang: Lang) -> String {
         lang.decimal(),
         tenths % 10
     )
-}
-
-/// `88000000` → `88 000 000` (no-break spaces), below 10 000 as is.
-fn group(n: u128) -> String {
-    let digits = n.to_string();
-    if n < 10_000 {
-        return digits;
-    }
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push('\u{a0}');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// One row of a capacity sum.

@@ -29,6 +29,8 @@
 mod catalog;
 mod query;
 
+pub(crate) use query::group;
+
 use ratelab_core::Algorithm;
 use serde::Serialize;
 

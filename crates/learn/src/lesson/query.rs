@@ -262,7 +262,7 @@ impl FactValue {
             }
         };
         match self {
-            FactValue::Count(n) => group(*n),
+            FactValue::Count(n) => group(u128::from(*n)),
             FactValue::Time(m) | FactValue::Duration(m) => local(m.to_string()),
             FactValue::Amount(a) => local(a.to_string()),
             // The float is shown as the program printed it: that is the point.
@@ -280,8 +280,9 @@ impl FactValue {
     }
 }
 
-/// `300947` → `300 947` (no-break space), below 10 000 as is.
-fn group(n: u64) -> String {
+/// `300947` → `300 947` (no-break space), below 10 000 as is (also the memory
+/// sums', [`crate::memory`]).
+pub(crate) fn group(n: u128) -> String {
     let digits = n.to_string();
     if n < 10_000 {
         return digits;
