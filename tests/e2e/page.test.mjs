@@ -64,6 +64,57 @@ test('"copy link" copies the address of the view as it is now', async (t) => {
   );
 });
 
+test('a copied link reopens what was seen: the zoom, the folds, the part at the top', async (t) => {
+  const page = await open(t, site.browser, `${site.base}?scenario=lab-c&t=1s`);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.base });
+  await page.locator('article.lane').first().waitFor();
+  await page.locator('.lessons .groups button').first().waitFor();
+  // Outside a lesson both folds open; the reader folds them and zooms in twice.
+  assert.equal(await page.locator('details.setup-fold').evaluate((d) => d.open), true);
+  await page.locator('details.setup-fold > summary').click();
+  await page.locator('details.catalog > summary').click();
+  await page.locator('button.zoom-in').click();
+  await page.locator('button.zoom-in').click();
+  await page.locator('output.zoom-level', { hasText: '4×' }).waitFor();
+  // The third lane at the top of the window, under the clock bar.
+  await page.locator('article.lane[data-lane="2"]').evaluate((l) => {
+    const bar = document.querySelector('.controls').getBoundingClientRect().height;
+    window.scrollTo(0, window.scrollY + l.getBoundingClientRect().top - bar - 2);
+  });
+  const button = page.locator('button.copy-link');
+  await button.click();
+  await button.filter({ hasText: 'Link copied' }).waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(copied, /&zoom=4&setup=folded&catalog=folded#lane-2$/);
+  // The address bar follows the view too (without the fragment, which only a copy names).
+  await page.waitForFunction(() => location.search.endsWith('&zoom=4&setup=folded&catalog=folded'));
+  // In a new context (a new visitor), the link opens the same view.
+  const there = await open(t, site.browser, copied, { height: 800 });
+  await there.locator('article.lane[data-lane="2"]').waitFor();
+  await there.locator('output.zoom-level', { hasText: '4×' }).waitFor();
+  await there.locator('.lessons .groups button').first().waitFor();
+  assert.equal(await there.locator('details.setup-fold').evaluate((d) => d.open), false);
+  assert.equal(await there.locator('details.catalog').evaluate((d) => d.open), false);
+  await there.waitForFunction(() => {
+    const lane = document.querySelector('article.lane[data-lane="2"]').getBoundingClientRect();
+    const bar = document.querySelector('.controls').getBoundingClientRect();
+    return lane.top >= bar.bottom - 1 && lane.top <= bar.bottom + 40;
+  });
+});
+
+test('the address follows a lesson step as soon as it opens, while it plays to its moment', async (t) => {
+  const page = await open(t, site.browser, `${site.base}?lesson=golden&step=2`);
+  await page.locator('article.lesson[data-lesson="golden"][data-step="1"] button.next').waitFor();
+  await page.locator('article.lesson[data-lesson="golden"][data-step="1"] button.next').click();
+  await page.locator('article.lesson[data-lesson="golden"][data-step="2"]').waitFor();
+  // Written while the clock still plays to the step's moment (it used to wait
+  // for the clock to stop: a moving clock does not count as a change).
+  const playing = await page.waitForFunction(() =>
+    location.search.includes('step=3') ? document.querySelector('button.play').getAttribute('aria-pressed') : null,
+  );
+  assert.equal(await playing.jsonValue(), 'true');
+});
+
 test('keys step the clock; the URL follows', async (t) => {
   const page = await open(t, site.browser, `${site.base}?scenario=golden`);
   const now = page.locator('output.now');

@@ -64,6 +64,7 @@ pub const PANEL_BUDGETS: &[(&str, u64)] = &[
     ("chooser", 320_500),
     ("import", 368_000),
     ("lessons", 364_500),
+    ("place", 300_000),
     ("production", 328_000),
     ("service", 381_500),
     ("setup", 347_000),

@@ -25,6 +25,11 @@ pub const ONE_X: u32 = 32;
 
 /// The closest zoom level ([`Sim::zoomed_span`]): 16×.
 pub const MAX_ZOOM: u32 = ONE_X + 4;
+// A link names every level (`zoom=1/4294967296` … `zoom=16`).
+const _: () = assert!(
+    MAX_ZOOM - ONE_X == ratelab_sim::share::MAX_ZOOM_EXP as u32
+        && ONE_X == ratelab_sim::share::MIN_ZOOM_EXP.unsigned_abs() as u32
+);
 
 /// How long before a late stream's first request its view opens, ms ([`Sim::opening`]).
 pub const LEAD_MS: u64 = 500;

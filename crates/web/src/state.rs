@@ -77,6 +77,20 @@ pub struct MountOptions {
     pub autoplay: bool,
 }
 
+/// A link's zoom exponent ([`share::parse_zoom`]) as the page's level.
+pub fn zoom_level(exp: i8) -> u32 {
+    (i64::from(crate::model::ONE_X) + i64::from(exp)).clamp(0, i64::from(crate::model::MAX_ZOOM))
+        as u32
+}
+
+/// The page's zoom level as a link's exponent.
+pub fn zoom_exp(level: u32) -> i8 {
+    (i64::from(level) - i64::from(crate::model::ONE_X)).clamp(
+        i64::from(share::MIN_ZOOM_EXP),
+        i64::from(share::MAX_ZOOM_EXP),
+    ) as i8
+}
+
 /// Whether `pairs` (a link's or an element's, values still percent-encoded) name
 /// the moment: a `t` or `at` whose value is a duration.
 pub fn names_moment(pairs: &[(String, String)]) -> bool {
@@ -324,6 +338,19 @@ pub enum Action {
     OpenLesson(OpenLesson),
     /// Close the lesson (the setup stays).
     CloseLesson,
+    /// The lanes' zoom level ([`crate::model::ONE_X`]: 1×).
+    Zoom(u32),
+    /// A fold was opened (`true`) or closed.
+    Fold(Fold, bool),
+}
+
+/// The page's folds a link remembers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    /// The setup form.
+    Setup,
+    /// The lessons' catalog.
+    Catalog,
 }
 
 /// Everything the playground holds.
@@ -335,9 +362,15 @@ pub struct Playground {
     pub now: u64,
     /// Whether the clock runs.
     pub playing: bool,
-    /// The timelines' zoom level to open at ([`crate::model::Sim::opening`]); the
-    /// view keeps its own afterwards.
+    /// The timelines' zoom level ([`crate::model::ONE_X`]: 1×): a link's, else
+    /// where the run opens ([`crate::model::Sim::opening`]) or the open lesson
+    /// step's frame ([`learn::zoom_for`]), then the learner's.
     pub zoom: u32,
+    /// The setup's fold as the learner left it; `None`: as a lesson sets it
+    /// ([`Playground::setup_unfolded`]).
+    pub setup_open: Option<bool>,
+    /// The lessons' catalog's fold, likewise ([`Playground::catalog_unfolded`]).
+    pub catalog_open: Option<bool>,
     /// Clock speed in thousandths.
     pub speed: u32,
     /// The page's language.
@@ -430,6 +463,8 @@ impl Playground {
             now,
             playing,
             zoom,
+            setup_open: None,
+            catalog_open: None,
             run: Shared::new(share, sim),
             notices: notes,
             errors: Vec::new(),
@@ -451,6 +486,16 @@ impl Playground {
         if let (Some(open), true) = (lesson, play_lesson) {
             p.open_lesson(open);
         }
+        // A step frames what it talks about (in its own setup, once opened); what
+        // the link says of the view wins over that.
+        if let Some(step) = p.lesson.and_then(|o| o.def()) {
+            p.zoom = learn::zoom_for(step, p.sim());
+        }
+        if let Some(exp) = view.zoom {
+            p.zoom = zoom_level(exp);
+        }
+        p.setup_open = view.setup_open;
+        p.catalog_open = view.catalog_open;
         Ok(p)
     }
 
@@ -495,7 +540,32 @@ impl Playground {
             lang: View::lang_code(self.lang.code()).unwrap_or("en"),
             selected: self.chosen,
             highlight: self.highlight,
+            zoom: (self.zoom != self.opening_zoom()).then(|| zoom_exp(self.zoom)),
+            setup_open: self.setup_open,
+            catalog_open: self.catalog_open,
         }
+    }
+
+    /// The zoom a link without `zoom=` opens this view at: the open step's frame,
+    /// else 1× (a link written here names the moment, so a late stream's closer
+    /// opening does not apply).
+    fn opening_zoom(&self) -> u32 {
+        match self.lesson.and_then(|o| o.def()) {
+            Some(step) => learn::zoom_for(step, self.sim()),
+            None => crate::model::ONE_X,
+        }
+    }
+
+    /// Whether the setup is unfolded: as the learner left it, else folded while a
+    /// lesson is open (the lesson sets it up) and unfolded otherwise.
+    pub fn setup_unfolded(&self) -> bool {
+        self.setup_open.unwrap_or(self.lesson.is_none())
+    }
+
+    /// Whether the lessons' catalog is unfolded: as the learner left it, else
+    /// unfolded while no step is open.
+    pub fn catalog_unfolded(&self) -> bool {
+        self.catalog_open.unwrap_or(self.lesson.is_none())
     }
 
     /// The whole view as a query string (what the URL and `Playground.query()` say).
@@ -627,7 +697,20 @@ impl Playground {
             }
             Action::Highlight(on) => self.highlight = on,
             Action::OpenLesson(open) => self.open_lesson(open),
-            Action::CloseLesson => self.lesson = None,
+            Action::CloseLesson => {
+                self.lesson = None;
+                (self.setup_open, self.catalog_open) = (None, None);
+            }
+            Action::Zoom(level) => self.zoom = level.min(crate::model::MAX_ZOOM),
+            Action::Fold(fold, open) => {
+                // The lesson's own fold is no choice of the learner's (a link
+                // leaves it out).
+                let own = (open != self.lesson.is_none()).then_some(open);
+                match fold {
+                    Fold::Setup => self.setup_open = own,
+                    Fold::Catalog => self.catalog_open = own,
+                }
+            }
         }
     }
 
@@ -685,6 +768,12 @@ impl Playground {
         }
         if scenario != self.setup().scenario {
             self.sweep = None;
+        }
+        // A step opened frames what it talks about and folds as lessons do;
+        // replaying the open one keeps the learner's zoom and folds.
+        if self.lesson != Some(open) {
+            self.zoom = learn::zoom_for(def, self.sim());
+            (self.setup_open, self.catalog_open) = (None, None);
         }
         self.lesson = Some(open);
         let to = link.view.t_ms.min(self.end());
@@ -1561,6 +1650,62 @@ mod tests {
         p.apply(Action::ApplyRequests("5s 1s".into()));
         assert!(p.error(Place::Requests).unwrap().contains("sorted"));
         assert_eq!(p.sim().len(), 3);
+    }
+
+    /// A link keeps the zoom and the folds the reader left, and only those: what
+    /// the page opens with by itself (1×, a step's frame, a lesson's folds) is
+    /// left out, so a link written before these existed still opens the same.
+    #[test]
+    fn a_link_keeps_the_zoom_and_the_folds() {
+        use crate::model::ONE_X;
+        let mut p = page("scenario=lab-c&t=1s");
+        let opened = p.query();
+        assert_eq!(p.zoom, ONE_X);
+        assert!(p.setup_unfolded() && p.catalog_unfolded());
+        p.apply(Action::Zoom(ONE_X + 2));
+        p.apply(Action::Fold(Fold::Setup, false));
+        p.apply(Action::Fold(Fold::Catalog, false));
+        let q = p.query();
+        assert!(q.ends_with("&zoom=4&setup=folded&catalog=folded"), "{q}");
+        let there = page(&q);
+        assert_eq!(there.zoom, ONE_X + 2);
+        assert!(!there.setup_unfolded() && !there.catalog_unfolded());
+        assert_eq!(there.query(), q);
+        // Back as the page opens: nothing in the link.
+        p.apply(Action::Zoom(ONE_X));
+        p.apply(Action::Fold(Fold::Setup, true));
+        p.apply(Action::Fold(Fold::Catalog, true));
+        assert_eq!(p.query(), opened);
+        // A step frames the whole run (lab B's), folded: its link needs neither…
+        let whole = (0..9)
+            .filter_map(|i| OpenLesson::new("lab-b", i))
+            .find(|o| o.def().is_some_and(|d| d.whole_run))
+            .expect("a step of lab B about its whole run");
+        let mut l = page(&format!("lesson=lab-b&step={}", whole.step + 1));
+        while l.advance(1_000.0) {}
+        let framed = l.zoom;
+        assert!(framed < ONE_X);
+        assert!(!l.setup_unfolded() && !l.catalog_unfolded());
+        assert!(!l.query().contains("zoom=") && !l.query().contains("setup="));
+        // …until the learner changes them; opening another step sets them again.
+        l.apply(Action::Zoom(ONE_X));
+        l.apply(Action::Fold(Fold::Setup, true));
+        let q = l.query();
+        assert!(q.contains("zoom=1&setup=open"), "{q}");
+        let there = page(&q);
+        assert_eq!(there.zoom, ONE_X);
+        assert!(there.setup_unfolded());
+        l.apply(Action::OpenLesson(OpenLesson::new("lab-b", 0).unwrap()));
+        assert_eq!(
+            (l.zoom, l.setup_unfolded()),
+            (ONE_X, true),
+            "replaying keeps them"
+        );
+        l.apply(Action::OpenLesson(OpenLesson::new("golden", 0).unwrap()));
+        assert_eq!((l.zoom, l.setup_unfolded()), (ONE_X, false));
+        // A zoom the page cannot show is cut to the closest it can.
+        l.apply(Action::Zoom(u32::MAX));
+        assert_eq!(l.zoom, crate::model::MAX_ZOOM);
     }
 
     #[test]

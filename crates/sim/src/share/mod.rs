@@ -39,6 +39,8 @@
 //! | `lang` | one of [`LANGS`] | `en` |
 //! | `sel` | the selected request's index | the latest at or before `t` |
 //! | `hl` | `1`: highlight each lane's busiest window | `0` |
+//! | `zoom` | the lanes' zoom, a power of two: `4`, `1`, `1/8` | the page's for what opens |
+//! | `setup`, `catalog` | `open` or `folded`: the setup's and the lessons' catalog's folds | folded under a lesson, else open |
 //!
 //! Durations (`period`, `window`, `t`, `duration`, request times) are a number with
 //! a unit, `500ms`, `10s`, `1.5s`, `2m`, `1h`; a bare number is milliseconds, as in
@@ -71,8 +73,8 @@ pub use encoding::{decode, encode, pairs};
 pub use parse::{parse, parse_pairs};
 pub use service::FORM_KNOBS;
 pub use values::{
-    format_duration, format_requests, format_speed, parse_count, parse_duration, parse_requests,
-    parse_speed, shorten,
+    format_duration, format_requests, format_speed, format_zoom, parse_count, parse_duration,
+    parse_requests, parse_speed, parse_zoom, shorten, MAX_ZOOM_EXP, MIN_ZOOM_EXP,
 };
 pub use write::{to_query, write_link, Written};
 
@@ -143,6 +145,16 @@ pub struct View {
     pub selected: Option<u64>,
     /// Highlight the busiest windows.
     pub highlight: bool,
+    /// The lanes' zoom as a power of two (`2`: 4×, `-1`: ½×), if the link names
+    /// one; else the page's own choice for what opens (1×, a late stream's closer
+    /// look, a lesson step's frame).
+    pub zoom: Option<i8>,
+    /// Whether the setup is unfolded, if the link says; else folded under a lesson
+    /// and unfolded without one.
+    pub setup_open: Option<bool>,
+    /// Whether the lessons' catalog is unfolded, if the link says; else unfolded
+    /// while no lesson is open.
+    pub catalog_open: Option<bool>,
 }
 
 impl Default for View {
@@ -153,6 +165,9 @@ impl Default for View {
             lang: "en",
             selected: None,
             highlight: false,
+            zoom: None,
+            setup_open: None,
+            catalog_open: None,
         }
     }
 }

@@ -15,8 +15,8 @@ use ratelab_core::{Algorithm, Params, MAX_COUNT, MAX_PERIOD_MS};
 use super::encoding::{decode, pairs};
 use super::service::{self as knobs, KNOBS};
 use super::values::{
-    at_most, format_duration, optional_count, parse_bool, parse_count, parse_duration, parse_load,
-    parse_requests, parse_speed, positive, shorten,
+    at_most, format_duration, optional_count, parse_bool, parse_count, parse_duration, parse_fold,
+    parse_load, parse_requests, parse_speed, parse_zoom, positive, shorten,
 };
 use super::write::reference_lanes;
 use super::{normalise_ids, Link, Notice, Setup, View, LANGS, MAX_PLAYGROUND_LANES};
@@ -176,6 +176,18 @@ const PARAMETERS: &[(&[&str], Handler)] = &[
     }),
     (&["hl"], |p, v| {
         p.link.view.highlight = parse_bool(v.text)?;
+        Ok(())
+    }),
+    (&["zoom"], |p, v| {
+        p.link.view.zoom = Some(parse_zoom(v.text)?);
+        Ok(())
+    }),
+    (&["setup"], |p, v| {
+        p.link.view.setup_open = Some(parse_fold(v.text)?);
+        Ok(())
+    }),
+    (&["catalog"], |p, v| {
+        p.link.view.catalog_open = Some(parse_fold(v.text)?);
         Ok(())
     }),
 ];

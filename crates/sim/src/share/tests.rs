@@ -41,6 +41,33 @@ fn speeds() {
 }
 
 #[test]
+fn zooms_are_powers_of_two_from_1_over_2_to_the_32_to_16() {
+    assert_eq!(parse_zoom("4"), Ok(2));
+    assert_eq!(parse_zoom("1"), Ok(0));
+    assert_eq!(parse_zoom(" 1/8 "), Ok(-3));
+    assert_eq!(parse_zoom("1/4294967296"), Ok(MIN_ZOOM_EXP));
+    for bad in [
+        "3",
+        "32",
+        "0",
+        "",
+        "2/8",
+        "1/3",
+        "1/8589934592",
+        "-4",
+        "NaN",
+        "1/",
+        "x",
+    ] {
+        let e = parse_zoom(bad).unwrap_err();
+        assert!(e.starts_with("must be a power of two"), "{bad}: {e}");
+    }
+    for e in MIN_ZOOM_EXP..=MAX_ZOOM_EXP {
+        assert_eq!(parse_zoom(&format_zoom(e)), Ok(e));
+    }
+}
+
+#[test]
 fn the_default_is_the_golden_stream_with_three_lanes() {
     let (s, notices) = parse("");
     assert!(notices.is_empty());
@@ -56,7 +83,8 @@ fn the_default_is_the_golden_stream_with_three_lanes() {
 #[test]
 fn a_full_link_round_trips() {
     let q = "scenario=edge-burst&limiters=fixed_window,token_bucket,nginx&limit=4&period=2s\
-             &burst.1=2&burst.2=3&delay.2=1&window=4s&t=2.1s&speed=0.25&lang=vi&sel=3&hl=1";
+             &burst.1=2&burst.2=3&delay.2=1&window=4s&t=2.1s&speed=0.25&lang=vi&sel=3&hl=1\
+             &zoom=1/4&setup=folded&catalog=open";
     let (s, notices) = parse(q);
     assert_eq!(notices, []);
     assert_eq!(s.setup.budget(), (4, 2_000));
@@ -65,6 +93,10 @@ fn a_full_link_round_trips() {
     assert_eq!(
         (s.view.t_ms, s.view.speed_permille, s.view.lang),
         (2_100, 250, "vi")
+    );
+    assert_eq!(
+        (s.view.zoom, s.view.setup_open, s.view.catalog_open),
+        (Some(-2), Some(false), Some(true))
     );
     assert_eq!(s.to_query(), q);
     assert_eq!(to_query(&s.setup, &s.view), q);
@@ -133,14 +165,15 @@ fn at_is_read_as_t_and_written_as_t() {
 #[test]
 fn every_bad_value_falls_back_with_a_notice() {
     let q = "scenario=nope&limiters=fixed_window,bogus&limit=0&period=NaN&t=-3&speed=3\
-             &lang=fr&hl=maybe&burst.0=2&limit.9=1&zzz=1&seed=4&window=1e20";
+             &lang=fr&hl=maybe&burst.0=2&limit.9=1&zzz=1&seed=4&window=1e20\
+             &zoom=3&setup=closed";
     let (s, notices) = parse(q);
     let keys: Vec<&str> = notices.iter().map(|n| n.key.as_str()).collect();
     assert_eq!(
         keys,
         [
             "scenario", "limiters", "limit", "period", "t", "speed", "lang", "hl", "limit.9",
-            "zzz", "seed", "window", "burst.0"
+            "zzz", "seed", "window", "zoom", "setup", "burst.0"
         ]
     );
     assert_eq!(s.setup.scenario, ScenarioId::Golden);
@@ -153,6 +186,14 @@ fn every_bad_value_falls_back_with_a_notice() {
     );
     assert_eq!(
         notices[12].to_string(),
+        "zoom=3: must be a power of two from 1/4294967296 to 16, like 4 or 1/8, got \"3\"; using the default"
+    );
+    assert_eq!(
+        notices[13].to_string(),
+        "setup=closed: must be open or folded, got \"closed\"; using the default"
+    );
+    assert_eq!(
+        notices[14].to_string(),
         "burst.0=2: fixed_window takes no burst (only the buckets, GCRA, the queue and nginx); ignored"
     );
 }

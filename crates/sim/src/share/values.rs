@@ -130,6 +130,44 @@ pub fn parse_speed(text: &str) -> Result<u32, String> {
     }
 }
 
+/// The closest zoom a link names: 16× (2⁴).
+pub const MAX_ZOOM_EXP: i8 = 4;
+/// The widest: 1/2³² (the page stops widening once the whole run shows).
+pub const MIN_ZOOM_EXP: i8 = -32;
+
+/// A zoom as people write it, a power of two: `4` (4×), `1`, `1/8` (⅛×) →
+/// its exponent (2, 0, −3), from [`MIN_ZOOM_EXP`] to [`MAX_ZOOM_EXP`].
+pub fn parse_zoom(text: &str) -> Result<i8, String> {
+    let t = text.trim();
+    let (den, num) = match t.split_once('/') {
+        Some((one, n)) if one.trim() == "1" => (true, n.trim()),
+        Some(_) => (true, ""),
+        None => (false, t),
+    };
+    let exp = num
+        .parse::<u64>()
+        .ok()
+        .filter(|n| n.is_power_of_two())
+        .map(|n| n.trailing_zeros() as i8)
+        .map(|e| if den { -e } else { e })
+        .filter(|e| (MIN_ZOOM_EXP..=MAX_ZOOM_EXP).contains(e));
+    exp.ok_or_else(|| {
+        format!(
+            "must be a power of two from 1/4294967296 to 16, like 4 or 1/8, got \"{}\"",
+            shorten(text)
+        )
+    })
+}
+
+/// A zoom exponent as [`parse_zoom`] reads it: `4`, `1`, `1/8`.
+pub fn format_zoom(exp: i8) -> String {
+    if exp >= 0 {
+        (1u64 << exp).to_string()
+    } else {
+        format!("1/{}", 1u64 << exp.unsigned_abs())
+    }
+}
+
 /// A speed in thousandths as people write it: `0.25`, `2`.
 pub fn format_speed(permille: u32) -> String {
     if permille % 1000 == 0 {
@@ -145,6 +183,27 @@ pub(super) fn parse_bool(text: &str) -> Result<bool, String> {
         "1" | "true" | "yes" | "on" | "" => Ok(true),
         "0" | "false" | "no" | "off" => Ok(false),
         other => Err(format!("must be 1 or 0, got \"{}\"", shorten(other))),
+    }
+}
+
+/// A fold as a link says it: `open` → `true`, `folded` → `false`.
+pub(super) fn parse_fold(text: &str) -> Result<bool, String> {
+    match text.trim() {
+        "open" => Ok(true),
+        "folded" => Ok(false),
+        other => Err(format!(
+            "must be open or folded, got \"{}\"",
+            shorten(other)
+        )),
+    }
+}
+
+/// A fold as [`parse_fold`] reads it.
+pub(super) fn format_fold(open: bool) -> &'static str {
+    if open {
+        "open"
+    } else {
+        "folded"
     }
 }
 

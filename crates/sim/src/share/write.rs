@@ -3,7 +3,9 @@
 use ratelab_core::Algorithm;
 
 use super::encoding::encode;
-use super::values::{format_duration, format_load, format_requests, format_speed};
+use super::values::{
+    format_duration, format_fold, format_load, format_requests, format_speed, format_zoom,
+};
 #[cfg(doc)]
 use super::Link;
 use super::{opening_lanes, service, Notice, Setup, View, MAX_URL_REQUESTS};
@@ -117,6 +119,15 @@ pub fn write_link(setup: &Setup, view: &View) -> Written {
     }
     if view.highlight {
         put("hl", "1".to_string());
+    }
+    if let Some(z) = view.zoom {
+        put("zoom", format_zoom(z));
+    }
+    if let Some(o) = view.setup_open {
+        put("setup", format_fold(o).to_string());
+    }
+    if let Some(o) = view.catalog_open {
+        put("catalog", format_fold(o).to_string());
     }
     Written {
         query: out.join("&"),

@@ -12,7 +12,9 @@ mod oracle;
 
 use proptest::prelude::*;
 use ratelab_sim::ratelab_core::{Algorithm, MAX_COUNT};
-use ratelab_sim::share::{normalise_ids, Link, Setup, View, LANGS, SPEEDS_PERMILLE};
+use ratelab_sim::share::{
+    normalise_ids, Link, Setup, View, LANGS, MAX_ZOOM_EXP, MIN_ZOOM_EXP, SPEEDS_PERMILLE,
+};
 use ratelab_sim::{LaneSpec, Request, ScenarioId, Stream, LIMITER_FIELDS, REQUEST_FIELDS};
 use serde_json::{json, Map, Value};
 
@@ -300,6 +302,11 @@ fn state() -> impl Strategy<Value = Link> {
             prop::sample::select(LANGS.to_vec()),
             prop::option::of(0u64..100),
             any::<bool>(),
+            (
+                prop::option::of(MIN_ZOOM_EXP..=MAX_ZOOM_EXP),
+                prop::option::of(any::<bool>()),
+                prop::option::of(any::<bool>()),
+            ),
         ),
     )
         .prop_map(|(id, budget, lanes, window, seeded, reqs, view)| {
@@ -337,7 +344,8 @@ fn state() -> impl Strategy<Value = Link> {
                 }
                 s.requests = stream;
             }
-            let (t_ms, speed_permille, lang, selected, highlight) = view;
+            let (t_ms, speed_permille, lang, selected, highlight, folds) = view;
+            let (zoom, setup_open, catalog_open) = folds;
             Link {
                 setup: s,
                 view: View {
@@ -346,6 +354,9 @@ fn state() -> impl Strategy<Value = Link> {
                     lang,
                     selected,
                     highlight,
+                    zoom,
+                    setup_open,
+                    catalog_open,
                 },
             }
         })

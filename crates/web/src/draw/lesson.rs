@@ -100,12 +100,13 @@ pub struct PanelWords<'a> {
 }
 
 /// The whole panel: its title, a status line (the intro, loading, running, or an
-/// error, `role="alert"`), the open step, the catalog (open while no step is).
+/// error, `role="alert"`), the open step, the catalog (unfolded if `catalog_open`).
 pub fn panel(
     words: &PanelWords<'_>,
     status: Option<(&str, bool)>,
     open: Option<&OpenStep<'_>>,
     groups: &[(String, Vec<Entry<'_>>)],
+    catalog_open: bool,
     lang: Lang,
 ) -> Html {
     let mut w = Writer::with_capacity(8192);
@@ -130,11 +131,7 @@ pub fn panel(
             .children(|w| open_step(w, words, o, lang));
     }
     let d = w.el("details").attr("class", "catalog");
-    let d = if open.is_none() {
-        d.attr("open", "")
-    } else {
-        d
-    };
+    let d = if catalog_open { d.attr("open", "") } else { d };
     d.children(|w| {
         w.el("summary").text(words.all);
         w.el("ul")
@@ -328,6 +325,7 @@ mod tests {
             Some(("<err>", true)),
             Some(&open),
             &groups,
+            false,
             Lang::En,
         );
         assert_eq!(
@@ -347,7 +345,7 @@ mod tests {
              <li><h3>Demo &lt;b&gt;</h3><ol><li><button type=\"button\" data-lesson=\"edge\" data-go=\"edge.0\" aria-current=\"true\">Edge &amp; burst</button></li></ol></li></ul></details>"
         );
         // No step open: no article, the catalog open, no status line.
-        let html = panel(&words(), None, None, &groups, Lang::En);
+        let html = panel(&words(), None, None, &groups, true, Lang::En);
         assert!(!html.as_str().contains("<article"));
         assert!(!html.as_str().contains("status"));
         assert!(html

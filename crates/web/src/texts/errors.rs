@@ -183,7 +183,7 @@ pub fn notice(line: &str, lang: Lang) -> String {
 /// their Vietnamese: `{}` is a part kept as written, `{t}` one said again by
 /// [`translate`] (an engine message). The first that matches is used, so a longer
 /// form comes before a shorter one.
-const VI_REASONS: [(&str, &str); 31] = [
+const VI_REASONS: [(&str, &str); 33] = [
     (
         "unknown parameter",
         "tham số không có trong định dạng liên kết",
@@ -234,6 +234,14 @@ const VI_REASONS: [(&str, &str); 31] = [
     ),
     ("must be one of {}", "phải là một trong: {}"),
     ("must be 1 or 0, got {}", "phải là 1 hoặc 0, không phải {}"),
+    (
+        "must be a power of two from 1/4294967296 to 16, like 4 or 1/8, got {}",
+        "phải là một lũy thừa của 2 từ 1/4294967296 đến 16, như 4 hay 1/8, không phải {}",
+    ),
+    (
+        "must be open or folded, got {}",
+        "phải là open (mở) hoặc folded (thu gọn), không phải {}",
+    ),
     (
         "must be a multiple of the limit from 0.001 to 100, got {}",
         "phải là một bội số của giới hạn, từ 0,001 đến 100, không phải {}",
@@ -574,6 +582,10 @@ mod tests {
             "lang=fr",
             "sel=x",
             "hl=maybe",
+            "zoom=3",
+            "zoom=1/3",
+            "setup=closed",
+            "catalog=",
             "burst=x",
             "delay=x",
             "nodelay=perhaps",

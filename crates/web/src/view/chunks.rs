@@ -170,6 +170,22 @@ pub async fn read_import(text: String) -> Result<js_sys::Array, Failed> {
     Ok(crate::worker::read_import_now(&text))
 }
 
+/// Scrolls to the part a link's fragment names (`super::place`): fetched only
+/// for a link with a fragment.
+#[cfg(feature = "split")]
+#[wasm_split(place, fallible)]
+pub fn scroll_to_named(root: web_sys::Element, hash: String) -> Result<(), NotLoaded> {
+    super::place::scroll_to_named(root, &hash);
+    Ok(())
+}
+
+/// Scrolls to the part a link's fragment names (`super::place`).
+#[cfg(not(feature = "split"))]
+pub async fn scroll_to_named(root: web_sys::Element, hash: String) -> Result<(), NotLoaded> {
+    super::place::scroll_to_named(root, &hash);
+    Ok(())
+}
+
 /// What a panel's place holds.
 enum Slot {
     /// Its chunk is on the way.

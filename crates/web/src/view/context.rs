@@ -66,9 +66,9 @@ pub struct Ctx {
     pub manual: Memo<bool>,
     /// The time span and width the lanes draw.
     pub scale: Memo<Scale>,
-    /// The timelines' zoom level ([`crate::model::ONE_X`]: 1×, the default span); the
-    /// view's own, not in the link.
-    pub zoom: RwSignal<u32>,
+    /// The timelines' zoom level ([`crate::model::ONE_X`]: 1×, the default span);
+    /// changed by [`Action::Zoom`].
+    pub zoom: Memo<u32>,
     /// The clock line's x on a lane's timeline and the width of the future, px.
     pub clock_x: Memo<(i64, i64)>,
     /// The width of a lane's timeline, px (measured by [`crate::view::lanes`]).
@@ -88,7 +88,6 @@ impl Ctx {
     /// The context for a new playground.
     pub fn new(playground: Playground, uid: u32) -> Ctx {
         let (compact, embed) = (playground.compact, playground.embed);
-        let opening_zoom = playground.zoom;
         let model = RwSignal::new(playground);
         let run = Memo::new(move |_| model.with(|p| p.run.clone()));
         let now = pick(model, |p| p.now);
@@ -110,7 +109,7 @@ impl Ctx {
         let panel_selected =
             Memo::new(move |_| run.with(|s| s.sim.selected(panel_now.get(), chosen.get())));
         let width = RwSignal::new(720.0);
-        let zoom = RwSignal::new(opening_zoom);
+        let zoom = pick(model, |p| p.zoom);
         let span = Memo::new(move |_| run.with(|s| s.sim.zoomed_span(now.get(), zoom.get())));
         let scale = Memo::new(move |_| {
             let (from, to) = span.get();

@@ -10,11 +10,13 @@ use crate::texts::page::PAGE;
 use crate::texts::Lang;
 
 /// The page's address for the view as it is now (the address bar lags the view by
-/// up to `url::URL_EVERY_MS`, so it is built here rather than read).
-fn link_now(query: &str) -> Option<String> {
+/// up to `url::URL_EVERY_MS`, so it is built here rather than read), with the part
+/// of the page at the top of the window as its fragment ([`super::place`]).
+fn link_now(query: &str, part: Option<String>) -> Option<String> {
     let location = web_sys::window()?.location();
     let (origin, path) = (location.origin().ok()?, location.pathname().ok()?);
-    Some(format!("{origin}{path}?{query}"))
+    let part = part.map(|p| format!("#{p}")).unwrap_or_default();
+    Some(format!("{origin}{path}?{query}{part}"))
 }
 
 /// "Copy link" and what it is for: the address is the whole view. Only on the
@@ -33,8 +35,13 @@ fn CopyLink() -> impl IntoView {
             t.copy_link
         }
     });
-    let copy = move |_| {
-        let Some(link) = ctx.read(|p| p.query()).and_then(|q| link_now(&q)) else {
+    let copy = move |e: web_sys::MouseEvent| {
+        let part = e
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|b| b.closest(".ratelab").ok().flatten())
+            .and_then(|root| super::place::part_at_top(&root));
+        let Some(link) = ctx.read(|p| p.query()).and_then(|q| link_now(&q, part)) else {
             return;
         };
         if let Some(w) = web_sys::window() {

@@ -18,6 +18,7 @@ pub mod lanes;
 pub mod learn;
 pub mod live;
 pub mod notices;
+pub mod place;
 pub mod service;
 pub mod setup;
 pub mod sweep;
@@ -113,12 +114,18 @@ pub fn App(
         ctx.width.set(lanes::timeline_width(w));
     }
     provide_context(ctx);
-    url::keep(ctx, root);
+    url::keep(ctx, root.clone());
     clock::run_while_playing(ctx);
     let (compact, embed) = (ctx.compact, ctx.embed);
     if !embed {
         keys::on_page(ctx);
         follow_document(ctx);
+        let hash = web_sys::window().and_then(|w| w.location().hash().ok());
+        if let (Some(root), Some(hash)) = (root.clone(), hash.filter(|h| h.len() > 1)) {
+            leptos::task::spawn_local(async move {
+                let _ = chunks::scroll_to_named(root.into(), hash).await;
+            });
+        }
     }
     Either::Right(view! {
         <div

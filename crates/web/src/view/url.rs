@@ -31,7 +31,7 @@ pub fn keep(ctx: Ctx, root: Option<HtmlElement>) {
         let mut view = p.view();
         let t = (!p.playing).then_some(view.t_ms);
         view.t_ms = 0;
-        (p.run.clone(), t, view)
+        (p.run.clone(), t, view, p.lesson)
     });
     let cell = Rc::new(RefCell::new(ctx.read(|p| p.query()).unwrap_or_default()));
     if let Some(root) = root {
@@ -69,7 +69,9 @@ fn write_url(q: &str) {
     let Ok(history) = w.history() else { return };
     let path = w.location().pathname().unwrap_or_default();
     if w.location().search().ok().as_deref() != Some(&format!("?{q}")) {
-        let url = format!("{path}?{q}");
+        // The fragment (the part a copied link scrolls to) stays.
+        let hash = w.location().hash().unwrap_or_default();
+        let url = format!("{path}?{q}{hash}");
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
 }

@@ -15,6 +15,7 @@ use leptos::prelude::*;
 
 use super::{text, use_ctx};
 use crate::model::{zoom_label, MAX_ZOOM, ONE_X};
+use crate::state::Action;
 use crate::texts::controls::CONTROLS;
 
 /// The zoom buttons and the level between them.
@@ -26,10 +27,10 @@ pub fn Zoom() -> impl IntoView {
     // Whether the timelines already show the whole run (then there is no zooming out).
     let whole = Memo::new(move |_| ctx.scale.with(|s| s.from == 0 && s.to >= end.get()));
     let closest = Signal::derive(move || zoom.get() >= MAX_ZOOM);
-    let zoom_in = move |_| zoom.update(|z| *z = (*z + 1).min(MAX_ZOOM));
+    let zoom_in = move |_| ctx.act(Action::Zoom((zoom.get_untracked() + 1).min(MAX_ZOOM)));
     let zoom_out = move |_| {
         if !whole.get_untracked() {
-            zoom.update(|z| *z = z.saturating_sub(1));
+            ctx.act(Action::Zoom(zoom.get_untracked().saturating_sub(1)));
         }
     };
     let out_label = Signal::derive(move || {

@@ -84,20 +84,7 @@ pub fn bring_lane_into_view(root: &Element, lane: Option<u64>, reduced_motion: b
     let Some(lane) = root.query_selector(&selector).ok().flatten() else {
         return;
     };
-    let height = |selector: &str| {
-        root.query_selector(selector)
-            .ok()
-            .flatten()
-            .map_or(0.0, |e| e.get_bounding_client_rect().height())
-    };
-    let pinned = root
-        .query_selector(".lessons")
-        .ok()
-        .flatten()
-        .and_then(|p| window.get_computed_style(&p).ok().flatten())
-        .and_then(|s| s.get_property_value("position").ok())
-        .is_some_and(|p| p == "sticky");
-    let covered = height(".controls") + if pinned { height(".lessons") } else { 0.0 };
+    let covered = crate::view::place::covered(root);
     let rect = lane.get_bounding_client_rect();
     let view_height = window
         .inner_height()

@@ -33,7 +33,7 @@ use super::{use_ctx, Ctx};
 use crate::draw::lesson::{panel, Entry, OpenStep, PanelWords, StepWords};
 use crate::learn::{Go, OpenLesson};
 use crate::model::time_label;
-use crate::state::Action;
+use crate::state::{Action, Fold, Playground};
 use crate::texts::learn::LEARN;
 use crate::texts::Lang;
 use ratelab_learn::lesson::{Group, LESSONS};
@@ -122,23 +122,13 @@ pub fn Lessons() -> impl IntoView {
     fetch_and_run(ctx, learning);
     let open = open_index(ctx);
     let kept = ctx.memo(|p| p.lesson_setup_kept());
+    let catalog_open = ctx.memo(Playground::catalog_unfolded);
     let uid = ctx.uid;
     let node = NodeRef::<leptos::html::Section>::new();
     // A link that names a step about one lane brings that lane into view once the
     // step's texts are there (they change the panel's height); so does every step
     // the learner opens (`go`).
     let scroll_wanted = StoredValue::new(ctx.read(|p| p.step_lane().is_some()).unwrap_or(false));
-    // A step opened frames what it talks about: 1×, or the whole run for a step
-    // about all of it (`learn::zoom_for`). Replaying it keeps the learner's zoom.
-    Effect::new(move |_| {
-        let Some(step) = open.get().and_then(OpenLesson::at).and_then(|o| o.def()) else {
-            return;
-        };
-        let level = ctx
-            .run
-            .with_untracked(|s| crate::learn::zoom_for(step, &s.sim));
-        ctx.zoom.set(level);
-    });
     let markup = move || {
         let lang = ctx.lang.get();
         let open = open.get().and_then(OpenLesson::at);
@@ -233,7 +223,14 @@ pub fn Lessons() -> impl IntoView {
         };
         let status = status.as_ref().map(|(s, e)| (s.as_str(), *e));
         let filled = shown.as_ref().is_none_or(|o| !o.watch.is_empty());
-        let html = panel(&words, status, shown.as_ref(), &groups, sim_lang(lang));
+        let html = panel(
+            &words,
+            status,
+            shown.as_ref(),
+            &groups,
+            catalog_open.get(),
+            sim_lang(lang),
+        );
         (html.markup(), filled)
     };
     // The markup is set here rather than as a reactive `inner_html`, so that it is
@@ -308,6 +305,18 @@ fn go(ctx: Ctx, e: &web_sys::MouseEvent, scroll_wanted: StoredValue<bool>) {
     else {
         return;
     };
+    // The catalog's fold, as the learner leaves it (a link keeps it): the click
+    // comes before the fold toggles.
+    if let Some(details) = target
+        .closest(".catalog > summary")
+        .ok()
+        .flatten()
+        .and_then(|s| s.parent_element())
+        .and_then(|d| d.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+    {
+        ctx.act(Action::Fold(Fold::Catalog, !details.open()));
+        return;
+    }
     let Some(to) = target
         .closest("button[data-go]")
         .ok()

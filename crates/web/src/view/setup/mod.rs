@@ -13,18 +13,21 @@ pub mod scenario;
 use leptos::prelude::*;
 
 use super::{text, use_ctx};
+use crate::state::{Action, Fold, Playground};
 use crate::texts::setup::SETUP;
 
 /// The setup's fold. Folded while a lesson is open (the lesson sets it up; the
 /// learner unfolds it to change it), so that the step's lanes are where its text
 /// points, under the panel; lab D's second table (the counter next to an
 /// independent sliding log) is under the lanes ([`crate::view::sweep`]). Opening or
-/// closing a lesson sets it again; the learner's own folding stays until then.
+/// closing a lesson sets it again; the learner's own folding stays until then, and
+/// a link keeps it ([`crate::state::Playground::setup_unfolded`]).
 /// The form inside ([`form`]) is a chunk, fetched the first time the fold is open
 /// (after the first lanes are drawn when it opens unfolded).
 #[component]
 pub fn Setup() -> impl IntoView {
-    let open = use_ctx().memo(|p| p.lesson.is_none());
+    let ctx = use_ctx();
+    let open = ctx.memo(Playground::setup_unfolded);
     let seen = RwSignal::new(open.get_untracked());
     Effect::new(move |_| {
         if open.get() {
@@ -39,6 +42,9 @@ pub fn Setup() -> impl IntoView {
                 let unfolded = event_target::<web_sys::HtmlDetailsElement>(&e).open();
                 if unfolded && !seen.get_untracked() {
                     seen.set(true);
+                }
+                if unfolded != open.get_untracked() {
+                    ctx.act(Action::Fold(Fold::Setup, unfolded));
                 }
             }
         >
