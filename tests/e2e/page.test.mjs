@@ -81,9 +81,10 @@ test('a copied link reopens what was seen: the zoom, the folds, the part at the 
     const bar = document.querySelector('.controls').getBoundingClientRect().height;
     window.scrollTo(0, window.scrollY + l.getBoundingClientRect().top - bar - 2);
   });
-  const button = page.locator('button.copy-link');
+  // The clock bar's link button stays in view there (the masthead's is at the top).
+  const button = page.locator('button.link-here');
   await button.click();
-  await button.filter({ hasText: 'Link copied' }).waitFor();
+  await page.locator('button.link-here.copied').waitFor();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(copied, /&zoom=4&setup=folded&catalog=folded#lane-2$/);
   // The address bar follows the view too (without the fragment, which only a copy names).
@@ -92,7 +93,7 @@ test('a copied link reopens what was seen: the zoom, the folds, the part at the 
   const there = await open(t, site.browser, copied, { height: 800 });
   await there.locator('article.lane[data-lane="2"]').waitFor();
   await there.locator('output.zoom-level', { hasText: '4×' }).waitFor();
-  await there.locator('.lessons .groups button').first().waitFor();
+  await there.locator('.lessons .groups button').first().waitFor({ state: 'attached' });
   assert.equal(await there.locator('details.setup-fold').evaluate((d) => d.open), false);
   assert.equal(await there.locator('details.catalog').evaluate((d) => d.open), false);
   await there.waitForFunction(() => {

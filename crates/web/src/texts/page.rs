@@ -10,6 +10,8 @@ pub struct Page {
     /// With `{limit}` and `{period}`: the first lane's ([`Page::tagline_for`]).
     pub tagline: &'static str,
     pub copy_link: &'static str,
+    /// The clock bar's link button: a link to the view and to this place on the page.
+    pub link_here: &'static str,
     pub link_copied: &'static str,
     pub shareable: &'static str,
     pub language: &'static str,
@@ -34,6 +36,7 @@ pub static PAGE: Tr<Page> = Tr {
     en: Page {
         title: "ratelab · a rate-limiting playground",
         copy_link: "Copy link",
+        link_here: "Copy a link to this view, opening at this place on the page",
         link_copied: "Link copied",
         shareable: "The address holds the whole setup and the moment: share it to show what you see.",
         tagline: "“{limit} requests per {period}” means different things to different limiters. One stream of requests, several limiters side by side, every decision explained.",
@@ -46,6 +49,7 @@ pub static PAGE: Tr<Page> = Tr {
     vi: Page {
         title: "ratelab · sân chơi về giới hạn tần suất",
         copy_link: "Chép liên kết",
+        link_here: "Chép liên kết tới khung nhìn này, mở ra đúng chỗ này trên trang",
         link_copied: "Đã chép liên kết",
         shareable: "Địa chỉ trang chứa toàn bộ thiết lập và thời điểm: gửi nó để người khác thấy đúng điều bạn thấy.",
         tagline: "“{limit} yêu cầu mỗi {period}” mang nghĩa khác nhau với mỗi bộ giới hạn. Một luồng yêu cầu, nhiều bộ giới hạn đặt cạnh nhau, mỗi quyết định đều được giải thích.",

@@ -63,9 +63,9 @@ chunk! {
 }
 
 chunk! {
-    /// What a lane's "about" box holds (`view/lanes/about.rs`), with the
-    /// production box.
-    about in production: super::lanes::about::body()
+    /// What a lane's "about" box holds (`view/lanes/about.rs`): the code that
+    /// fetches and shows its texts.
+    about in about: super::lanes::about::body()
 }
 
 chunk! {

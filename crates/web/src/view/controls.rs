@@ -90,6 +90,7 @@ pub fn Controls() -> impl IntoView {
             // with its row), so that it is laid out alone (see the stylesheet).
             <output class="now"><span>{Signal::derive(move || time_label(ctx.now.get()))}</span></output>
             <super::zoom::Zoom />
+            {(!ctx.embed).then(super::header::LinkHere)}
             <button
                 type="button"
                 class="send"

@@ -19,13 +19,32 @@ fn link_now(query: &str, part: Option<String>) -> Option<String> {
     Some(format!("{origin}{path}?{query}{part}"))
 }
 
+/// Copies the link to the view as it is now; `here`: opening at the part of the
+/// page at the top of the window (the clock bar's button, which stays in view
+/// there; the masthead's is at the top of the page). Returns whether it did.
+fn copy(ctx: super::Ctx, e: &web_sys::MouseEvent, here: bool) -> bool {
+    let part = e
+        .target()
+        .filter(|_| here)
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+        .and_then(|b| b.closest(".ratelab").ok().flatten())
+        .and_then(|root| super::place::part_at_top(&root));
+    // The query is built at the click only (a long imported stream makes it costly).
+    let Some(link) = ctx.read(|p| p.query()).and_then(|q| link_now(&q, part)) else {
+        return false;
+    };
+    if let Some(w) = web_sys::window() {
+        // Not awaited: if the browser refuses, the address bar still has it.
+        let _ = w.navigator().clipboard().write_text(&link);
+    }
+    true
+}
+
 /// "Copy link" and what it is for: the address is the whole view. Only on the
 /// page: an embed's address is its host's.
 #[component]
 fn CopyLink() -> impl IntoView {
     let ctx = use_ctx();
-    // The component's own state: "copied" for a moment after a click. The query is
-    // built at the click only (a long imported stream makes it costly).
     let copied = RwSignal::new(false);
     let label = Signal::derive(move || {
         let t = PAGE.get(ctx.lang.get());
@@ -35,31 +54,55 @@ fn CopyLink() -> impl IntoView {
             t.copy_link
         }
     });
-    let copy = move |e: web_sys::MouseEvent| {
-        let part = e
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .and_then(|b| b.closest(".ratelab").ok().flatten())
-            .and_then(|root| super::place::part_at_top(&root));
-        let Some(link) = ctx.read(|p| p.query()).and_then(|q| link_now(&q, part)) else {
-            return;
-        };
-        if let Some(w) = web_sys::window() {
-            // Not awaited: if the browser refuses, the address bar still has it.
-            let _ = w.navigator().clipboard().write_text(&link);
-        }
-        copied.set(true);
-        gloo_timers::callback::Timeout::new(2_000, move || {
-            let _ = copied.try_set(false);
-        })
-        .forget();
-    };
     view! {
         <p class="share">
-            <button type="button" class="copy-link" on:click=copy>{label}</button>
+            <button
+                type="button"
+                class="copy-link"
+                on:click=move |e| {
+                    if copy(ctx, &e, false) {
+                        copied.set(true);
+                        gloo_timers::callback::Timeout::new(2_000, move || {
+                            let _ = copied.try_set(false);
+                        })
+                        .forget();
+                    }
+                }
+            >
+                {label}
+            </button>
             " "
             <span class="hint">{text(&PAGE, |t| t.shareable)}</span>
         </p>
+    }
+}
+
+/// The clock bar's link button (the page only): a link that opens at the part of
+/// the page at the top of the window ([`super::place`]). Says it copied by its
+/// class for a moment (set on the element: no state of its own).
+#[component]
+pub fn LinkHere() -> impl IntoView {
+    let ctx = use_ctx();
+    view! {
+        <button
+            type="button"
+            class="link-here"
+            title=text(&PAGE, |t| t.link_here)
+            on:click=move |e| {
+                let button = e.current_target().and_then(|t| {
+                    wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()
+                });
+                if let (true, Some(b)) = (copy(ctx, &e, true), button) {
+                    let _ = b.class_list().add_1("copied");
+                    gloo_timers::callback::Timeout::new(2_000, move || {
+                        let _ = b.class_list().remove_1("copied");
+                    })
+                    .forget();
+                }
+            }
+        >
+            "🔗"
+        </button>
     }
 }
 

@@ -135,14 +135,35 @@ pub fn Lessons() -> impl IntoView {
         let texts = learning.texts(lang);
         let run = open.and_then(|o| learning.run(o.id, lang));
         let t = LEARN.get(lang);
+        // The panel's own words, once its texts are there (`panel.*`).
+        let said = |key: &str| match &texts {
+            Some(Ok(x)) => x.or_key(&format!("panel.{key}")),
+            _ => String::new(),
+        };
         let status = match (&texts, &run) {
             (None, _) => Some((t.loading.to_string(), false)),
             (Some(Err(e)), _) => Some((format!("{} {e}", t.unavailable), true)),
-            (Some(Ok(_)), _) if open.is_none() => Some((t.intro.to_string(), false)),
+            (Some(Ok(_)), _) if open.is_none() => Some((said("intro"), false)),
             (Some(Ok(_)), Some(Err(e))) => Some((e.clone(), true)),
-            (Some(Ok(_)), None) if learning.running() => Some((t.running.to_string(), false)),
+            (Some(Ok(_)), None) if learning.running() => Some((said("running"), false)),
             _ => None,
         };
+        let [all, changed, reopen, prev, next, replay, close, watch, proved, numbers] = [
+            "all", "changed", "reopen", "prev", "next", "replay", "close", "watch", "proved",
+            "numbers",
+        ]
+        .map(said);
+        let judged_words = [
+            "judged",
+            "load",
+            "allowed",
+            "wrong_allows",
+            "wrong_blocks",
+            "error",
+            "worst",
+        ]
+        .map(said);
+        let step_words = said("step");
         let texts = texts.and_then(Result::ok);
         let word = |key: &str| texts.as_ref().map(|x| x.or_key(key)).unwrap_or_default();
         let run = run.and_then(Result::ok);
@@ -162,7 +183,7 @@ pub fn Lessons() -> impl IntoView {
             step: o.step,
             step_of: format!(
                 "{} · {}",
-                t.step
+                step_words
                     .replace("{n}", &(o.step + 1).to_string())
                     .replace("{total}", &o.steps().to_string()),
                 word(&format!("lesson.{}.title", o.id))
@@ -202,23 +223,15 @@ pub fn Lessons() -> impl IntoView {
         let words = PanelWords {
             lessons: t.lessons,
             title_id: format!("lessons-{uid}"),
-            all: t.all,
-            changed: t.changed,
-            reopen: t.reopen,
-            way: [t.prev, t.next, t.replay, t.close],
+            all: &all,
+            changed: &changed,
+            reopen: &reopen,
+            way: [&prev, &next, &replay, &close],
             step: StepWords {
-                watch: t.watch,
-                proved: t.proved,
-                numbers: t.numbers,
-                judged: [
-                    t.judged,
-                    t.load,
-                    t.allowed,
-                    t.wrong_allows,
-                    t.wrong_blocks,
-                    t.error,
-                    t.worst,
-                ],
+                watch: &watch,
+                proved: &proved,
+                numbers: &numbers,
+                judged: judged_words.each_ref().map(String::as_str),
             },
         };
         let status = status.as_ref().map(|(s, e)| (s.as_str(), *e));
