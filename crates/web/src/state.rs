@@ -370,6 +370,8 @@ pub struct Playground {
     pub lesson: Option<OpenLesson>,
     /// Where playing stops before the end (a lesson's moment).
     pub stop_at: Option<u64>,
+    /// The service scenario the page opened on (its link), if it did.
+    opened_on_service: Option<ScenarioId>,
     /// A big import being built, a slice at a time.
     pub building: Option<Box<Building>>,
     /// The ticket of the big import a worker is reading, if one is.
@@ -422,6 +424,7 @@ impl Playground {
             sim.opening()
         };
         let playing = autoplay && now < sim.end();
+        let opened_on_service = sim.is_service_run().then_some(share.scenario);
         let mut p = Playground {
             lang: Lang::from_code(view.lang),
             speed: view.speed_permille,
@@ -443,6 +446,7 @@ impl Playground {
             reduced_motion: false,
             lesson,
             stop_at: None,
+            opened_on_service,
             building: None,
             reading: None,
             tickets: 0,
@@ -455,6 +459,13 @@ impl Playground {
     }
 
     // ---- Derived --------------------------------------------------------------
+
+    /// Whether the setup and the lessons' catalog are unfolded: not while a lesson
+    /// is open (it set things up), nor while the page shows the service scenario
+    /// its link opened (its first screen holds the service's cards).
+    pub fn unfolded(&self) -> bool {
+        self.lesson.is_none() && self.opened_on_service != Some(self.setup().scenario)
+    }
 
     /// What runs.
     pub fn sim(&self) -> &Sim {
@@ -1067,6 +1078,19 @@ mod tests {
 
     fn page(q: &str) -> Playground {
         Playground::new(MountOptions::page(q)).unwrap()
+    }
+
+    #[test]
+    fn a_service_link_opens_folded_on_its_cards() {
+        let mut p = page("scenario=store-outage");
+        assert!(!p.unfolded());
+        // Another scenario picked in the setup: the setup as it was, unfolded.
+        p.apply(Action::Scenario(ScenarioId::Golden));
+        assert!(p.unfolded());
+        let mut g = page("scenario=golden&t=0");
+        assert!(g.unfolded());
+        g.apply(Action::Scenario(ScenarioId::StoreOutage));
+        assert!(g.unfolded());
     }
 
     #[test]

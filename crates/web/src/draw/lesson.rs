@@ -107,6 +107,7 @@ pub fn panel(
     open: Option<&OpenStep<'_>>,
     groups: &[(String, Vec<Entry<'_>>)],
     lang: Lang,
+    fold_catalog: bool,
 ) -> Html {
     let mut w = Writer::with_capacity(8192);
     w.el("h2")
@@ -130,7 +131,7 @@ pub fn panel(
             .children(|w| open_step(w, words, o, lang));
     }
     let d = w.el("details").attr("class", "catalog");
-    let d = if open.is_none() {
+    let d = if open.is_none() && !fold_catalog {
         d.attr("open", "")
     } else {
         d
@@ -329,6 +330,7 @@ mod tests {
             Some(&open),
             &groups,
             Lang::En,
+            false,
         );
         assert_eq!(
             html.as_str(),
@@ -347,11 +349,14 @@ mod tests {
              <li><h3>Demo &lt;b&gt;</h3><ol><li><button type=\"button\" data-lesson=\"edge\" data-go=\"edge.0\" aria-current=\"true\">Edge &amp; burst</button></li></ol></li></ul></details>"
         );
         // No step open: no article, the catalog open, no status line.
-        let html = panel(&words(), None, None, &groups, Lang::En);
+        let html = panel(&words(), None, None, &groups, Lang::En, false);
         assert!(!html.as_str().contains("<article"));
         assert!(!html.as_str().contains("status"));
         assert!(html
             .as_str()
             .contains("<details class=\"catalog\" open=\"\">"));
+        // A page opened on a service scenario: the catalog folded.
+        let html = panel(&words(), None, None, &groups, Lang::En, true);
+        assert!(html.as_str().contains("<details class=\"catalog\">"));
     }
 }

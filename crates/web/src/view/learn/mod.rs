@@ -122,6 +122,7 @@ pub fn Lessons() -> impl IntoView {
     fetch_and_run(ctx, learning);
     let open = open_index(ctx);
     let kept = ctx.memo(|p| p.lesson_setup_kept());
+    let unfolded = ctx.memo(|p| p.unfolded());
     let uid = ctx.uid;
     let node = NodeRef::<leptos::html::Section>::new();
     // A link that names a step about one lane brings that lane into view once the
@@ -233,7 +234,14 @@ pub fn Lessons() -> impl IntoView {
         };
         let status = status.as_ref().map(|(s, e)| (s.as_str(), *e));
         let filled = shown.as_ref().is_none_or(|o| !o.watch.is_empty());
-        let html = panel(&words, status, shown.as_ref(), &groups, sim_lang(lang));
+        let html = panel(
+            &words,
+            status,
+            shown.as_ref(),
+            &groups,
+            sim_lang(lang),
+            !unfolded.get(),
+        );
         (html.markup(), filled)
     };
     // The markup is set here rather than as a reactive `inner_html`, so that it is

@@ -24,7 +24,7 @@ use crate::texts::setup::SETUP;
 /// (after the first lanes are drawn when it opens unfolded).
 #[component]
 pub fn Setup() -> impl IntoView {
-    let open = use_ctx().memo(|p| p.lesson.is_none());
+    let open = use_ctx().memo(|p| p.unfolded());
     let seen = RwSignal::new(open.get_untracked());
     Effect::new(move |_| {
         if open.get() {
