@@ -370,7 +370,8 @@ pub struct Playground {
     pub lesson: Option<OpenLesson>,
     /// Where playing stops before the end (a lesson's moment).
     pub stop_at: Option<u64>,
-    /// The service scenario the page opened on (its link), if it did.
+    /// The service scenario the page opened on (its link), if it did (not
+    /// `service`, whose knobs are in the setup).
     opened_on_service: Option<ScenarioId>,
     /// A big import being built, a slice at a time.
     pub building: Option<Box<Building>>,
@@ -424,7 +425,9 @@ impl Playground {
             sim.opening()
         };
         let playing = autoplay && now < sim.end();
-        let opened_on_service = sim.is_service_run().then_some(share.scenario);
+        // Not "Your service": its knobs, in the setup, are what it is about.
+        let opened_on_service = (sim.is_service_run() && share.scenario != ScenarioId::Service)
+            .then_some(share.scenario);
         let mut p = Playground {
             lang: Lang::from_code(view.lang),
             speed: view.speed_permille,
@@ -1084,6 +1087,7 @@ mod tests {
     fn a_service_link_opens_folded_on_its_cards() {
         let mut p = page("scenario=store-outage");
         assert!(!p.unfolded());
+        assert!(page("scenario=service").unfolded());
         // Another scenario picked in the setup: the setup as it was, unfolded.
         p.apply(Action::Scenario(ScenarioId::Golden));
         assert!(p.unfolded());
