@@ -211,3 +211,133 @@ test('the embed shows a service scenario itself', async (t) => {
   assert.equal(await page.locator('.notices').count(), 0);
   assert.equal(await page.locator('.service-elsewhere').count(), 0);
 });
+
+// Issue 32, item 6: a service scenario opens on its cards, says what to compare,
+// draws its time and its outage, and speaks the page's language.
+
+test('a service link opens on its cards, with what to compare, at 1280 and 390 px', async (t) => {
+  for (const [width, height] of [[1280, 800], [390, 844]]) {
+    for (const lang of ['en', 'vi']) {
+      const page = await open(t, site.browser, `${site.base}?scenario=store-outage&lang=${lang}`, { width, height });
+      const card = page.locator('.services article.service').first();
+      await card.waitFor();
+      await page.locator('.lessons details.catalog').waitFor({ state: 'attached' });
+      const where = `${width} px, ${lang}`;
+      assert.equal(await page.locator('details.setup-fold').evaluate((d) => d.open), false, `setup folded (${where})`);
+      assert.equal(await page.locator('details.catalog').evaluate((d) => d.open), false, `catalog folded (${where})`);
+      const top = await card.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+      assert.ok(top < height - 40, `the first card starts at ${top} px, in the first ${height} px (${where})`);
+      const compare = (await page.locator('.services .compare').textContent()).trim();
+      assert.ok(compare.length > 40 && compare.endsWith('.'), `one sentence to compare: ${compare}`);
+      // The tagline speaks of the scenario's own limit (10 per 1 s), not 5 per 10 s.
+      const tagline = await page.locator('.masthead .tagline').textContent();
+      assert.ok(tagline.includes('10') && !tagline.includes('5 ') && tagline.includes('1 s'), tagline);
+      await mkdir(artifacts, { recursive: true });
+      await page.screenshot({ path: join(artifacts, `service-first-screen-${width}-${lang}.png`) });
+    }
+  }
+  // Another scenario picked in the setup leaves the setup as the learner had it.
+  const page = await open(t, site.browser, `${site.base}?scenario=golden`);
+  await page.locator('.lane').first().waitFor();
+  await page.selectOption('select[name="scenario"]', 'store-outage');
+  await page.locator('.services article.service').first().waitFor();
+  assert.equal(await page.locator('details.setup-fold').evaluate((d) => d.open), true);
+});
+
+test('the charts have a time axis in seconds and the outage drawn with its label', async (t) => {
+  const page = await open(t, site.browser, `${site.base}?scenario=store-outage`);
+  const cards = page.locator('.services article.service');
+  await cards.first().waitFor();
+  for (let i = 0; i < (await cards.count()); i += 1) {
+    const card = cards.nth(i);
+    const seconds = Number(await card.locator('.per-second-chart .seconds').getAttribute('data-value'));
+    const ticks = await card.locator('.per-second-chart .time-axis .tick text').allTextContents();
+    assert.equal(ticks[0], '0 s');
+    assert.equal(ticks.at(-1), `${seconds} s`, ticks.join(' '));
+    assert.ok(ticks.length >= 3, ticks.join(' '));
+    assert.ok((await card.locator('.attempts-strip .time-axis .tick text').count()) >= 3);
+    // The 20–40 s outage, shaded where it was: a third of a 60 s chart.
+    const chart = await card.locator('.per-second-chart .chart').boundingBox();
+    const shade = await card.locator('.per-second-chart .outage rect').boundingBox();
+    assert.ok(Math.abs(shade.x - chart.x - (chart.width * 20) / seconds) < 2, `${shade.x} in ${chart.x}+${chart.width}`);
+    assert.ok(Math.abs(shade.width - (chart.width * 20) / seconds) < 2);
+    assert.equal(await card.locator('.per-second-chart .outage-span text').textContent(), 'store down 20 s–40 s');
+    assert.equal(await card.locator('.attempts-strip .outage rect').count(), 1);
+    // Every label inside its picture.
+    for (const text of await card.locator('.time-axis text').all()) {
+      const b = await text.boundingBox();
+      const svg = await text.evaluate((el) => {
+        const r = el.closest('.axis').getBoundingClientRect();
+        return { x: r.x, w: r.width };
+      });
+      assert.ok(b.x >= svg.x - 1 && b.x + b.width <= svg.x + svg.w + 1, `${await text.textContent()} inside its picture`);
+    }
+  }
+  const quiet = await open(t, site.browser, `${site.base}?scenario=noisy-neighbour`);
+  await quiet.locator('.services article.service').first().waitFor();
+  assert.equal(await quiet.locator('.services .outage').count(), 0);
+  assert.ok((await quiet.locator('.services .time-axis text').count()) > 0);
+});
+
+/** The text of every text node in the service view and the tagline, trimmed. */
+function words(page) {
+  return page.evaluate(() => {
+    const out = [];
+    for (const root of document.querySelectorAll('.services, .masthead .tagline')) {
+      const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        const s = n.textContent.trim();
+        if (s) out.push(s);
+      }
+      for (const el of root.querySelectorAll('[aria-label], [title]')) {
+        out.push(el.getAttribute('aria-label') ?? el.getAttribute('title'));
+      }
+    }
+    return out;
+  });
+}
+
+// Protocol words a Vietnamese developer reads as they are.
+const SAME_IN_VI = new Set(['429 Too Many Requests', 'Retry-After', '200 OK', '503 Service Unavailable', 'ratelab', 'Retry-After: 1']);
+
+test('in Vietnamese the service view has no English words left', async (t) => {
+  const scenarios = ['noisy-neighbour', 'retry-storm', 'instances', 'store-outage', 'page-load', 'stacked-limits', 'expensive-route', 'service'];
+  for (const scenario of scenarios) {
+    const en = await open(t, site.browser, `${site.base}?scenario=${scenario}&lang=en`);
+    await en.locator('.services article.service').first().waitFor();
+    const english = new Set((await words(en)).filter((s) => /[A-Za-z]{3,}/.test(s)));
+    const vi = await open(t, site.browser, `${site.base}?scenario=${scenario}&lang=vi`);
+    await vi.locator('.services article.service').first().waitFor();
+    // Protocol words and numbers aside ("0.808 s: 429, Retry-After: 1").
+    const bare = (s) => s.replace(/Retry-After|Too Many Requests|Service Unavailable|\b[A-Z]{2,}\b|\d+(\.\d+)?\s?(ms|s)\b/g, '');
+    const left = (await words(vi)).filter((s) => english.has(s) && !SAME_IN_VI.has(s) && /[A-Za-z]{3,}/.test(bare(s)));
+    assert.deepEqual(left, [], `${scenario}: English left in vi`);
+  }
+});
+
+test('"Your service": cards named by their limiters, errors in one line without a path', async (t) => {
+  const page = await open(t, site.browser, `${site.base}?scenario=service&limiters=token_bucket,sliding_log`);
+  const cards = page.locator('.services article.service');
+  await cards.first().waitFor();
+  const titles = await cards.locator('h3').allTextContents();
+  assert.deepEqual(titles, ['Token bucket', 'Sliding log'], titles.join(' | '));
+  // A demand the engine refuses: one line, no JSON path, in en and vi.
+  for (const lang of ['en', 'vi']) {
+    const huge = await open(t, site.browser, `${site.base}?scenario=service&clients=100&load=10&duration=10m&lang=${lang}`);
+    await huge.locator('.notices li').first().waitFor();
+    const lines = await huge.locator('.notices li').allTextContents();
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.ok(!/services\[|clients\[|\]\.|\bservices\./.test(lines[0]) && !lines[0].includes('\n'), lines[0]);
+  }
+  // A refused choice does not stay in its select: the control shows the value in force.
+  const knobs = await open(t, site.browser, `${site.base}?scenario=service&clients=100&load=2&duration=10m&attempts=20&retry=none`);
+  await knobs.locator('select[name="service.retry"]').waitFor();
+  await knobs.selectOption('select[name="service.retry"]', 'immediately');
+  const error = await knobs.locator('label.field:has(select[name="service.retry"]) .error').textContent();
+  if (error) {
+    assert.equal(await knobs.locator('select[name="service.retry"]').inputValue(), 'none', error);
+    assert.ok(!/services\[|clients\[/.test(error), error);
+  } else {
+    assert.equal(await knobs.locator('select[name="service.retry"]').inputValue(), 'immediately');
+  }
+});

@@ -60,7 +60,10 @@ pub const BUNDLE_BUDGET_GZIP: u64 = 299_500;
 /// does to make the first load lighter) lowers these too; a panel that grows by
 /// itself does not fit. A split point without a budget here fails the size step.
 /// Like the first load's, these only go down. History: until the JS API's chunk,
-/// the shared chunks had one budget of their own (12, then 30 KB).
+/// the shared chunks had one budget of their own (12, then 30 KB); the service
+/// view's went from 381.5 to 388 KB (387.7) with issue 32's words and pictures: a
+/// sentence per scenario on what to compare and the variants', limits' and
+/// clients' names, in en and vi, the charts' time axis and the store's outage.
 pub const PANEL_BUDGETS: &[(&str, u64)] = &[
     ("about", 309_500),
     ("api", 401_500),
@@ -69,7 +72,7 @@ pub const PANEL_BUDGETS: &[(&str, u64)] = &[
     ("lessons", 364_500),
     ("place", 301_000),
     ("production", 326_500),
-    ("service", 381_500),
+    ("service", 388_000),
     ("setup", 347_000),
     ("sweep", 319_500),
     ("trace", 323_500),

@@ -246,6 +246,16 @@ impl Sim {
         self.config.services.is_some()
     }
 
+    /// The limit the page names in its tagline: the first lane's, or in a service
+    /// run the first service's first limit (`(limit, period_ms)`).
+    pub fn first_limit(&self) -> Option<(u64, u64)> {
+        let lane = self.lanes().first().or_else(|| {
+            let service = self.config.services.as_ref()?.first()?;
+            service.limits.first().map(|l| &l.lane)
+        })?;
+        Some((lane.params.limit, lane.params.period_ms))
+    }
+
     /// Runs a service scenario's lanes (`None` for a run of limiters). Only the
     /// service view calls it, so the service engine is in its chunk, not in the
     /// first module (`view/chunks.rs`); the view runs it once per setup.
@@ -819,6 +829,15 @@ mod tests {
         assert!(notices.is_empty());
         let sim = Sim::new(&state).unwrap();
         (state, sim)
+    }
+
+    #[test]
+    fn the_tagline_names_a_service_scenarios_own_limit() {
+        let sim = |q: &str| Sim::new(&parse(q).0.setup).unwrap().first_limit();
+        assert_eq!(sim("scenario=golden"), Some((5, 10_000)));
+        assert_eq!(sim("scenario=retry-storm"), Some((50, 1_000)));
+        assert_eq!(sim("scenario=store-outage"), Some((10, 1_000)));
+        assert_eq!(sim("scenario=stacked-limits"), Some((10, 1_000)));
     }
 
     #[test]

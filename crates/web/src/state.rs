@@ -403,6 +403,9 @@ pub struct Playground {
     pub lesson: Option<OpenLesson>,
     /// Where playing stops before the end (a lesson's moment).
     pub stop_at: Option<u64>,
+    /// The service scenario the page opened on (its link), if it did (not
+    /// `service`, whose knobs are in the setup).
+    opened_on_service: Option<ScenarioId>,
     /// A big import being built, a slice at a time.
     pub building: Option<Box<Building>>,
     /// The ticket of the big import a worker is reading, if one is.
@@ -455,6 +458,9 @@ impl Playground {
             sim.opening()
         };
         let playing = autoplay && now < sim.end();
+        // Not "Your service": its knobs, in the setup, are what it is about.
+        let opened_on_service = (sim.is_service_run() && share.scenario != ScenarioId::Service)
+            .then_some(share.scenario);
         let mut p = Playground {
             lang: Lang::from_code(view.lang),
             speed: view.speed_permille,
@@ -478,6 +484,7 @@ impl Playground {
             reduced_motion: false,
             lesson,
             stop_at: None,
+            opened_on_service,
             building: None,
             reading: None,
             tickets: 0,
@@ -500,6 +507,13 @@ impl Playground {
     }
 
     // ---- Derived --------------------------------------------------------------
+
+    /// Whether the setup and the lessons' catalog are unfolded: not while a lesson
+    /// is open (it set things up), nor while the page shows the service scenario
+    /// its link opened (its first screen holds the service's cards).
+    pub fn unfolded(&self) -> bool {
+        self.lesson.is_none() && self.opened_on_service != Some(self.setup().scenario)
+    }
 
     /// What runs.
     pub fn sim(&self) -> &Sim {
@@ -556,16 +570,16 @@ impl Playground {
         }
     }
 
-    /// Whether the setup is unfolded: as the learner left it, else folded while a
-    /// lesson is open (the lesson sets it up) and unfolded otherwise.
+    /// Whether the setup is unfolded: as the learner left it, else as the page
+    /// opens it ([`Playground::unfolded`]).
     pub fn setup_unfolded(&self) -> bool {
-        self.setup_open.unwrap_or(self.lesson.is_none())
+        self.setup_open.unwrap_or_else(|| self.unfolded())
     }
 
-    /// Whether the lessons' catalog is unfolded: as the learner left it, else
-    /// unfolded while no step is open.
+    /// Whether the lessons' catalog is unfolded: as the learner left it, else as
+    /// the page opens it ([`Playground::unfolded`]).
     pub fn catalog_unfolded(&self) -> bool {
-        self.catalog_open.unwrap_or(self.lesson.is_none())
+        self.catalog_open.unwrap_or_else(|| self.unfolded())
     }
 
     /// The whole view as a query string (what the URL and `Playground.query()` say).
@@ -705,7 +719,7 @@ impl Playground {
             Action::Fold(fold, open) => {
                 // The lesson's own fold is no choice of the learner's (a link
                 // leaves it out).
-                let own = (open != self.lesson.is_none()).then_some(open);
+                let own = (open != self.unfolded()).then_some(open);
                 match fold {
                     Fold::Setup => self.setup_open = own,
                     Fold::Catalog => self.catalog_open = own,
@@ -1156,6 +1170,20 @@ mod tests {
 
     fn page(q: &str) -> Playground {
         Playground::new(MountOptions::page(q)).unwrap()
+    }
+
+    #[test]
+    fn a_service_link_opens_folded_on_its_cards() {
+        let mut p = page("scenario=store-outage");
+        assert!(!p.unfolded());
+        assert!(page("scenario=service").unfolded());
+        // Another scenario picked in the setup: the setup as it was, unfolded.
+        p.apply(Action::Scenario(ScenarioId::Golden));
+        assert!(p.unfolded());
+        let mut g = page("scenario=golden&t=0");
+        assert!(g.unfolded());
+        g.apply(Action::Scenario(ScenarioId::StoreOutage));
+        assert!(g.unfolded());
     }
 
     #[test]

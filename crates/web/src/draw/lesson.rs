@@ -351,5 +351,8 @@ mod tests {
         assert!(html
             .as_str()
             .contains("<details class=\"catalog\" open=\"\">"));
+        // A page opened on a service scenario: the catalog folded.
+        let html = panel(&words(), None, None, &groups, false, Lang::En);
+        assert!(html.as_str().contains("<details class=\"catalog\">"));
     }
 }

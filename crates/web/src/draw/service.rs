@@ -8,7 +8,8 @@
 //! from the engine's counts; the numbers themselves are printed by the components.
 
 use ratelab_sim::service::{
-    AfterAttempt, Attempt, Backoff, Decider, PerSecond, ServiceSpec, ServiceTimeline, MAX_ATTEMPTS,
+    AfterAttempt, Attempt, Backoff, Decider, PerSecond, ServiceSpec, ServiceTimeline, Span,
+    MAX_ATTEMPTS,
 };
 
 use super::markup::{Html, Writer};
@@ -23,7 +24,7 @@ const PER_SECOND: i64 = 10;
 
 /// Attempts per second: a bar per second (allowed at the bottom, refused above it,
 /// so the whole bar is the offered load) and the first tries as a line.
-pub fn per_second_chart(ps: &PerSecond) -> Svg {
+pub fn per_second_chart(ps: &PerSecond, outages: &[Span]) -> Svg {
     let n = ps.offered.len().max(1) as i64;
     let top = ps
         .offered
@@ -42,6 +43,8 @@ pub fn per_second_chart(ps: &PerSecond) -> Svg {
         .attr("preserveAspectRatio", "none")
         .attr("aria-hidden", "true")
         .children(|w| {
+            let x = |t: u64| (u128::from(t) * PER_SECOND as u128 / 1_000) as i64;
+            outage_bands(w, outages, x, width, CHART_HEIGHT);
             for (s, (&allowed, &refused)) in ps.allowed.iter().zip(&ps.refused).enumerate() {
                 let x = s as i64 * PER_SECOND;
                 let a = h(allowed);
@@ -69,6 +72,104 @@ pub fn per_second_chart(ps: &PerSecond) -> Svg {
             }
         });
     w.finish()
+}
+
+/// Where `t_ms` is on a picture that spans `0..end_ms`, as a percentage of its
+/// width with two decimals (SVG lengths in percent: the text drawn at them is not
+/// stretched with the picture, and no style attribute is needed).
+fn at_percent(t_ms: u64, end_ms: u64) -> String {
+    let p = u128::from(t_ms.min(end_ms)) * 10_000 / u128::from(end_ms.max(1));
+    format!("{}.{:02}%", p / 100, p % 100)
+}
+
+/// A service picture's time axis under it, `0..end_ms`, in seconds as the lanes'
+/// axis says them: at most `max_ticks` ticks at a nice step, the first label
+/// starting at its tick and one at the right edge ending there, so that none is
+/// cut off.
+pub fn time_axis(end_ms: u64, max_ticks: u64, outages: &[Span], label: Option<&str>) -> Svg {
+    let end = end_ms.max(1);
+    let step = crate::model::tick_step(end, max_ticks);
+    let mut w = Writer::with_capacity(1024);
+    let outages: Vec<&Span> = outages.iter().filter(|o| o.from_ms < end).collect();
+    let height = if outages.is_empty() || label.is_none() {
+        18
+    } else {
+        32
+    };
+    w.el("svg")
+        .attr("class", "timeline time-axis")
+        .attr("width", "100%")
+        .attr("height", height)
+        .attr("aria-hidden", "true")
+        .children(|w| {
+            // Each outage's span under the picture, bracketed and named.
+            for o in outages.iter().filter(|_| label.is_some()) {
+                let (from, to) = (at_percent(o.from_ms, end), at_percent(o.to_ms, end));
+                w.el("g").attr("class", "outage-span").children(|w| {
+                    w.el("line")
+                        .attr("class", "axis")
+                        .attr("x1", from.as_str())
+                        .attr("x2", to.as_str())
+                        .attr("y1", 20)
+                        .attr("y2", 20)
+                        .end();
+                    w.el("text")
+                        .attr("x", from.as_str())
+                        .attr("y", 30)
+                        .text(&format!(
+                            "{} {}–{}",
+                            label.unwrap_or_default(),
+                            time_label(o.from_ms),
+                            time_label(o.to_ms)
+                        ));
+                });
+            }
+            let mut t = 0;
+            while t <= end {
+                let x = at_percent(t, end);
+                let anchor = if t == 0 {
+                    "start"
+                } else if (end - t) * 20 < end {
+                    "end"
+                } else {
+                    "middle"
+                };
+                w.el("g").attr("class", "tick").children(|w| {
+                    w.el("line")
+                        .attr("x1", x.as_str())
+                        .attr("x2", x.as_str())
+                        .attr("y1", 0)
+                        .attr("y2", 4)
+                        .end();
+                    w.el("text")
+                        .attr("x", x.as_str())
+                        .attr("y", 14)
+                        .attr("text-anchor", anchor)
+                        .text(&time_label(t));
+                });
+                t += step;
+            }
+        });
+    w.finish()
+}
+
+/// The store's outages in a service picture drawn in a `viewBox` `width` wide
+/// and `height` tall, `x` placing a time in it: a shaded band each (the lanes'
+/// band), under what the picture draws.
+fn outage_bands(w: &mut Writer, outages: &[Span], x: impl Fn(u64) -> i64, width: i64, height: i64) {
+    for o in outages {
+        let (from, to) = (x(o.from_ms).min(width), x(o.to_ms).min(width));
+        if to > from {
+            w.el("g").attr("class", "band outage").children(|w| {
+                w.el("rect")
+                    .attr("x", from)
+                    .attr("width", to - from)
+                    .attr("y", 0)
+                    .attr("height", height)
+                    .end();
+            });
+        }
+    }
 }
 
 fn bar(w: &mut Writer, class: &'static str, x: i64, y: i64, height: i64) {
@@ -122,13 +223,19 @@ pub fn client_rows(attempts: &[(u64, &Attempt)], clients: usize) -> Vec<usize> {
 /// carries its attempt's index (`data-i`) for tests.
 /// `attempts` are `(index, attempt)` in index order.
 /// `rows` is each client's row ([`client_rows`]).
-pub fn attempts_strip(attempts: &[(u64, &Attempt)], rows_of: &[usize], end_ms: u64) -> Svg {
+pub fn attempts_strip(
+    attempts: &[(u64, &Attempt)],
+    rows_of: &[usize],
+    end_ms: u64,
+    outages: &[Span],
+) -> Svg {
     let rows = rows_of.len().clamp(1, MAX_ROWS) as i64;
     let end = end_ms.max(1);
     let x = |t: u64| (u128::from(t.min(end)) * STRIP_WIDTH as u128 / u128::from(end)) as i64;
     let y = |c: u32| rows_of.get(c as usize).copied().unwrap_or(MAX_ROWS - 1) as i64 * ROW;
     let mut w = Writer::with_capacity(4096);
     strip_svg(&mut w, "attempts", rows, |w| {
+        outage_bands(w, outages, x, STRIP_WIDTH, rows * ROW);
         for r in 1..rows {
             w.el("line")
                 .attr("class", "row")
@@ -572,7 +679,7 @@ mod tests {
             allowed: vec![4, 2],
             refused: vec![0, 6],
         };
-        let svg = per_second_chart(&ps);
+        let svg = per_second_chart(&ps, &[]);
         let s = svg.as_str();
         // The tallest bar is the offered 8: second 1's refused part is 6/8 of the
         // height above its allowed 2/8.

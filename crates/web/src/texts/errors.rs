@@ -60,8 +60,18 @@ pub struct Named<'a> {
 /// The parameters the engine's messages name.
 const PARAMS: [&str; 4] = ["limit", "period_ms", "burst", "delay"];
 
+/// `services[0].clients: rest` without the JSON format's path: on the page the
+/// service's setup, not a path, says where.
+pub fn without_path(raw: &str) -> &str {
+    match raw.split_once(": ") {
+        Some((path, rest)) if path.starts_with("services") && !path.contains(' ') => rest,
+        _ => raw,
+    }
+}
+
 /// Splits `limiters[2].burst: rest` or `burst: rest` into where and what.
 pub fn split(raw: &str) -> (Option<Named<'_>>, &str) {
+    let raw = without_path(raw);
     let (lane, tail) = match raw
         .strip_prefix("limiters[")
         .and_then(|r| r.split_once("]."))
@@ -156,9 +166,6 @@ const VI_TAILS: [(&str, &str); 5] = [
 /// `lang`: the key and value as written, the reason translated where the page
 /// knows its words (else as written).
 pub fn notice(line: &str, lang: Lang) -> String {
-    if lang == Lang::En {
-        return line.to_string();
-    }
     let Some((what, reason)) = line
         .find('=')
         .and_then(|eq| line.get(eq..)?.find(": ").map(|i| eq + i))
@@ -166,6 +173,9 @@ pub fn notice(line: &str, lang: Lang) -> String {
     else {
         return line.to_string();
     };
+    if lang == Lang::En {
+        return format!("{what}: {}", without_path(reason));
+    }
     let mut core = reason;
     let mut tails = Vec::new();
     while let Some((en, vi)) = VI_TAILS.iter().find(|(en, _)| core.ends_with(en)) {

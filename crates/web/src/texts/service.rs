@@ -303,3 +303,156 @@ pub static KNOBS: Tr<KnobTexts> = Tr {
         outage_fallback: "bộ giới hạn dự phòng cục bộ",
     },
 };
+
+/// What to compare in each service scenario's cards, one sentence (none for a
+/// scenario that is not a service one).
+pub fn compare(id: ratelab_sim::ScenarioId, lang: super::Lang) -> Option<&'static str> {
+    use ratelab_sim::ScenarioId as S;
+    let (en, vi) = match id {
+        S::NoisyNeighbour => (
+            "Compare the quiet clients' 429 rate under “Per client”: with a key per client only the noisy one is refused; with one global key the quiet ones are refused for its traffic.",
+            "Hãy so sánh tỉ lệ 429 của các khách yên lặng trong “Theo từng khách”: khi mỗi khách một khóa, chỉ khách ồn ào bị từ chối; khi dùng một khóa chung, khách yên lặng bị từ chối vì lưu lượng của nó.",
+        ),
+        S::RetryStorm => (
+            "Compare “offered” with “demand” and the bars above the first tries' line after the page loads: retrying at once multiplies the load, waiting for Retry-After with jitter spreads it out.",
+            "Hãy so sánh “tải thực gửi” với “nhu cầu” và các cột vượt trên đường lần gửi đầu sau lúc tải trang: thử lại ngay nhân tải lên nhiều lần, chờ theo Retry-After có jitter thì dàn tải ra.",
+        ),
+        S::Instances => (
+            "Compare “most allowed in any 1 s”: instances counting each in their own memory let the client through above its limit; instances sharing one store hold it to the limit.",
+            "Hãy so sánh “cho qua nhiều nhất trong 1 s bất kỳ”: các instance đếm trong bộ nhớ riêng cho khách qua vượt giới hạn; các instance dùng chung một kho giữ khách đúng giới hạn.",
+        ),
+        S::StoreOutage => (
+            "Compare the shaded span, while the store is down: failing open lets every attempt through, failing closed answers 503 to all, the local fallback keeps a limit in each instance.",
+            "Hãy so sánh đoạn được tô, khi kho chung ngừng: mở cửa cho mọi lần gửi qua, đóng cửa trả 503 cho tất cả, bộ dự phòng cục bộ giữ một giới hạn trong từng instance.",
+        ),
+        S::PageLoad => (
+            "Compare the end-to-end latency and the retries of each page load: a burst of 1 refuses most of a page and makes it retry, a burst of 20 lets a whole page through at once.",
+            "Hãy so sánh độ trễ đầu cuối và số lần thử lại của mỗi lần tải trang: burst 1 từ chối phần lớn trang và buộc nó thử lại, burst 20 cho cả trang qua một lúc.",
+        ),
+        S::StackedLimits => (
+            "Compare “refused by”: the per-second limit stops the burst, the per-minute limit the total over the minute; stacked, each refuses what the other lets through.",
+            "Hãy so sánh “bị từ chối bởi”: giới hạn mỗi giây chặn đợt dồn, giới hạn mỗi phút chặn tổng trong phút; chồng lên nhau, mỗi giới hạn từ chối thứ mà giới hạn kia cho qua.",
+        ),
+        S::ExpensiveRoute => (
+            "Compare the exporter's row under “Per client”: an export that costs 5 spends its budget five times as fast, and a limit of its own caps exports without touching its reads.",
+            "Hãy so sánh hàng của khách xuất dữ liệu trong “Theo từng khách”: một lần export tốn 5 tiêu ngân sách nhanh gấp năm, còn một giới hạn riêng chặn export mà không đụng đến lượt đọc.",
+        ),
+        S::Service => (
+            "One card per limiter you chose, serving the same clients: change the clients and service in the setup, and compare the refusals, the retries and the latency.",
+            "Mỗi bộ giới hạn bạn chọn là một thẻ, phục vụ cùng những khách: đổi khách và dịch vụ trong phần thiết lập, rồi so sánh số bị từ chối, số lần thử lại và độ trễ.",
+        ),
+        _ => return None,
+    };
+    Some(match lang {
+        super::Lang::En => en,
+        super::Lang::Vi => vi,
+    })
+}
+
+/// The service scenarios' variant and limit names (as the engine labels them)
+/// in Vietnamese; English is the label itself.
+const NAMES_VI: &[(&str, &str)] = &[
+    ("per-client key", "mỗi khách một khóa"),
+    ("one global key", "một khóa chung"),
+    ("retry at once", "thử lại ngay"),
+    ("Retry-After", "chờ theo Retry-After"),
+    ("Retry-After + 0–5 s", "chờ theo Retry-After + 0–5 s"),
+    ("full jitter", "jitter toàn phần"),
+    ("3 local, round robin", "3 instance đếm riêng, lần lượt"),
+    ("3 local, random", "3 instance đếm riêng, ngẫu nhiên"),
+    ("3 sharing a store", "3 instance dùng chung một kho"),
+    ("fail open", "mở cửa"),
+    ("fail closed", "đóng cửa"),
+    ("local fallback", "dự phòng cục bộ"),
+    ("burst 1, full jitter", "burst 1, jitter toàn phần"),
+    ("burst 1, Retry-After", "burst 1, chờ theo Retry-After"),
+    ("burst 20, full jitter", "burst 20, jitter toàn phần"),
+    ("10/s alone", "chỉ 10/s"),
+    ("100/min alone", "chỉ 100/phút"),
+    ("10/s and 100/min", "10/s và 100/phút"),
+    ("100/min", "100/phút"),
+    ("export costs 1", "export tốn 1"),
+    ("export costs 5", "export tốn 5"),
+    ("exports: own limit", "export có giới hạn riêng"),
+    ("exports 1/s", "export 1/s"),
+    ("local 5/s", "cục bộ 5/s"),
+];
+
+/// A variant's or a limit's label in `lang` (as the engine wrote it when it is
+/// not one of the scenarios' own).
+pub fn name(label: &str, lang: super::Lang) -> &str {
+    match lang {
+        super::Lang::En => label,
+        super::Lang::Vi => NAMES_VI
+            .iter()
+            .find(|(en, _)| *en == label)
+            .map_or(label, |(_, vi)| vi),
+    }
+}
+
+/// A client's name in `lang`: the scenarios' `quiet-0`, `user-3`, `reader-1`,
+/// `noisy`, `exporter` in words (an unknown name as it is).
+pub fn client_name(label: &str, lang: super::Lang) -> std::borrow::Cow<'_, str> {
+    const VI: &[(&str, &str)] = &[
+        ("quiet", "khách yên lặng"),
+        ("noisy", "khách ồn ào"),
+        ("user", "người dùng"),
+        ("reader", "khách đọc"),
+        ("exporter", "khách xuất dữ liệu"),
+        ("client", "khách"),
+    ];
+    if lang == super::Lang::En {
+        return label.into();
+    }
+    let (stem, n) = match label.rsplit_once('-') {
+        Some((stem, n)) if n.bytes().all(|b| b.is_ascii_digit()) => (stem, Some(n)),
+        _ => (label, None),
+    };
+    match VI.iter().find(|(en, _)| *en == stem) {
+        Some((_, vi)) => match n {
+            Some(n) => format!("{vi} {n}").into(),
+            None => (*vi).into(),
+        },
+        None => label.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::texts::Lang;
+    use ratelab_sim::service::service_scenario;
+    use ratelab_sim::ScenarioId;
+
+    #[test]
+    fn every_service_scenario_says_what_to_compare_and_names_its_variants_in_vi() {
+        let mut scenarios = 0;
+        for id in ScenarioId::ALL {
+            let Some(specs) = service_scenario(id, 1) else {
+                continue;
+            };
+            scenarios += 1;
+            for lang in [Lang::En, Lang::Vi] {
+                assert!(compare(id, lang).is_some(), "{id:?} {lang:?}");
+            }
+            for s in &specs {
+                assert_ne!(name(&s.id, Lang::Vi), s.id, "{id:?}: {}", s.id);
+                for l in &s.limits {
+                    let id = &l.lane.id;
+                    // Numbers, "/s" and "burst" (a word the vi texts keep) need no words.
+                    let bare = id.replace("burst", "");
+                    let same = bare.bytes().all(|b| !b.is_ascii_alphabetic() || b == b's');
+                    assert!(same || name(id, Lang::Vi) != id, "limit {id}");
+                }
+                for c in &s.clients {
+                    assert_ne!(client_name(&c.name, Lang::Vi), c.name.as_str());
+                }
+            }
+        }
+        assert_eq!(scenarios, 7);
+        assert!(compare(ScenarioId::Service, Lang::Vi).is_some());
+        assert_eq!(compare(ScenarioId::Golden, Lang::En), None);
+        assert_eq!(client_name("user-12", Lang::Vi), "người dùng 12");
+        assert_eq!(client_name("acme", Lang::Vi), "acme");
+    }
+}

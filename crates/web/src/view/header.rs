@@ -112,14 +112,8 @@ pub fn Header() -> impl IntoView {
     let ctx = use_ctx();
     // The first lane's limit, so that lab B's page speaks of 100 per 60 s.
     let run = ctx.run;
-    let rate = Memo::new(move |_| {
-        run.with(|r| {
-            r.sim
-                .lanes()
-                .first()
-                .map(|l| (l.params.limit, l.params.period_ms))
-        })
-    });
+    // A service scenario's own: the retry storm's 50 per 1 s.
+    let rate = Memo::new(move |_| run.with(|r| r.sim.first_limit()));
     let tagline = move || {
         let (limit, period) = rate.get().unwrap_or((5, 10_000));
         PAGE.get(ctx.lang.get())

@@ -6,10 +6,10 @@ use leptos::prelude::*;
 
 use super::{use_run, Selection};
 use crate::draw::service::{
-    attempt_at, attempts_strip, client_rows, held_attempts, selected_mark, MAX_ROWS,
+    attempt_at, attempts_strip, client_rows, held_attempts, selected_mark, time_axis, MAX_ROWS,
 };
 use crate::draw::Svg;
-use crate::texts::service::SERVICE;
+use crate::texts::service::{client_name, SERVICE};
 use crate::view::{text, use_ctx};
 
 /// How far from a tick a click still chooses it, in CSS pixels.
@@ -21,6 +21,8 @@ const SLACK_PX: f64 = 8.0;
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Drawn {
     svg: Svg,
+    /// The time axis under it.
+    axis: Svg,
     names: Vec<(String, usize)>,
     rows_of: Vec<usize>,
     end: u64,
@@ -56,7 +58,8 @@ pub fn Attempts(
                 }
             }
             Drawn {
-                svg: attempts_strip(&held, &rows_of, end),
+                axis: time_axis(end, super::chart::AXIS_TICKS, &[], None),
+                svg: attempts_strip(&held, &rows_of, end, &spec.outages),
                 names,
                 rows_of,
                 end,
@@ -72,7 +75,7 @@ pub fn Attempts(
                     let n = if *sharing > 1 {
                         format!("+{sharing} {}", SERVICE.get(lang).others)
                     } else {
-                        name.clone()
+                        client_name(name, lang).into_owned()
                     };
                     view! { <li>{n}</li> }
                 })
@@ -135,6 +138,8 @@ pub fn Attempts(
                         inner_html=move || ring.get().unwrap_or_default().markup()
                     ></div>
                 </div>
+                <span></span>
+                <div class="axis" inner_html=move || drawn.with(|d| d.axis.markup())></div>
             </div>
             <p class="help">{text(&SERVICE, |t| t.attempts_help)}</p>
         </figure>

@@ -4,10 +4,13 @@
 
 use leptos::prelude::*;
 
-use super::yardstick;
-use crate::draw::service::per_second_chart;
-use crate::texts::service::SERVICE;
-use crate::view::text;
+use super::{use_run, yardstick};
+use crate::draw::service::{per_second_chart, time_axis};
+use crate::texts::service::{KNOBS, SERVICE};
+use crate::view::{text, use_ctx};
+
+/// The most ticks a service picture's time axis has (readable at 390 px).
+pub const AXIS_TICKS: u64 = 6;
 
 /// Lane `lane`'s per-second chart, with its legend and its busiest second.
 #[component]
@@ -16,8 +19,20 @@ pub fn PerSecondChart(
     lane: usize,
 ) -> impl IntoView {
     let y = yardstick(lane);
+    let ctx = use_ctx();
+    let runs = use_run();
+    // The store's outages (none in most scenarios), shaded in the chart and named
+    // under it.
+    let outages = Memo::new(move |_| {
+        runs.with(|t| {
+            t.and_then(|t| t.spec(lane))
+                .map(|s| s.outages.clone())
+                .unwrap_or_default()
+        })
+    });
     let svg = Memo::new(move |_| {
-        y.with(|y| y.as_ref().map(|y| per_second_chart(&y.per_second)))
+        outages
+            .with(|o| y.with(|y| y.as_ref().map(|y| per_second_chart(&y.per_second, o))))
             .unwrap_or_default()
     });
     // The tallest second, so that the picture has a scale in numbers.
@@ -35,6 +50,11 @@ pub fn PerSecondChart(
         })
     };
     let seconds = move || y.with(|y| y.as_ref().map_or(0, |y| y.per_second.offered.len()));
+    let axis = Memo::new(move |_| {
+        let end_ms = seconds() as u64 * 1_000;
+        let label = KNOBS.get(ctx.lang.get()).outage;
+        outages.with(|o| time_axis(end_ms, AXIS_TICKS, o, Some(label)))
+    });
     view! {
         <figure class="per-second-chart">
             <figcaption>
@@ -45,6 +65,7 @@ pub fn PerSecondChart(
                 " " {text(&SERVICE, |t| t.seconds)} ")"
             </figcaption>
             <div class="chart" inner_html=move || svg.get().markup()></div>
+            <div class="axis" inner_html=move || axis.get().markup()></div>
             <ul class="legend" aria-hidden="true">
                 <li><span class="key allow"></span>{text(&SERVICE, |t| t.allowed)}</li>
                 <li><span class="key deny"></span>{text(&SERVICE, |t| t.refused)}</li>

@@ -7,7 +7,7 @@ use ratelab_sim::service::ClientStats;
 use super::yardstick;
 use crate::draw::service::percent;
 use crate::texts::service::SERVICE;
-use crate::view::text;
+use crate::view::{text, use_ctx};
 
 /// Lane `lane`'s per-client table.
 #[component]
@@ -16,11 +16,17 @@ pub fn Clients(
     lane: usize,
 ) -> impl IntoView {
     let y = yardstick(lane);
+    let lang = use_ctx().lang;
+    // Remade in another language too: the clients' names are words.
     let rows = move || {
+        let lang = lang.get();
         y.with(|y| y.as_ref().map(|y| y.clients.clone()).unwrap_or_default())
             .into_iter()
             .enumerate()
-            .map(|(c, s)| view! { <Row c s /> })
+            .map(|(c, mut s)| {
+                s.name = crate::texts::service::client_name(&s.name, lang).into_owned();
+                view! { <Row c s /> }
+            })
             .collect_view()
     };
     view! {

@@ -115,7 +115,15 @@ fn Choice(
             <span class="label">{text(&KNOBS, label)}</span>
             <select
                 name=field_name(field)
-                on:change=move |e| ctx.act(Action::Edit(field, event_target_value(&e)))
+                on:change=move |e| {
+                    ctx.act(Action::Edit(field, event_target_value(&e)));
+                    // A refused choice leaves the setup as it was: the control
+                    // shows the value in force, not the one refused.
+                    let in_force = ctx
+                        .read(|p| p.setup().service_knob(key).unwrap_or_default())
+                        .unwrap_or_default();
+                    event_target::<web_sys::HtmlSelectElement>(&e).set_value(&in_force);
+                }
             >
                 {options}
             </select>

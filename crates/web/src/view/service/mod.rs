@@ -166,12 +166,26 @@ pub fn Services() -> impl IntoView {
     let ran = Memo::new(move |_| ctx.run.with(|s| Ran(Arc::new(s.sim.run_services()))));
     provide_context(ServiceRun(ran));
     let lanes = Memo::new(move |_| ran.with(|r| r.timeline().map_or(0, |t| t.lane_count())));
-    let error = Memo::new(move |_| ran.with(|r| r.error().map(str::to_owned)));
+    // One line in the page's language, without the JSON format's path.
+    let error = Memo::new(move |_| {
+        let lang = ctx.lang.get();
+        ran.with(|r| {
+            r.error().map(|e| {
+                crate::texts::errors::translate(crate::texts::errors::without_path(e), lang)
+            })
+        })
+    });
+    let compare = Memo::new(move |_| {
+        let lang = ctx.lang.get();
+        ctx.run
+            .with(|s| crate::texts::service::compare(s.setup.scenario, lang))
+    });
     move || {
         (lanes.get() > 0 || error.with(Option::is_some)).then(|| {
             view! {
                 <section class="services">
                     <h2>{text(&SERVICE, |t| t.heading)}</h2>
+                    <p class="compare">{compare}</p>
                     <p class="intro">{text(&SERVICE, |t| t.intro)}</p>
                     <p class="error" hidden=move || error.with(Option::is_none)>{error}</p>
                     <For each=move || 0..lanes.get() key=|i| *i let:lane>
@@ -180,5 +194,36 @@ pub fn Services() -> impl IntoView {
                 </section>
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_error_is_said_without_its_path() {
+        let e = "services[0]: the retries would make more than 2000000 requests (by t = 5 ms)";
+        assert_eq!(
+            crate::texts::errors::without_path(e),
+            "the retries would make more than 2000000 requests (by t = 5 ms)"
+        );
+        assert_eq!(
+            crate::texts::errors::without_path(
+                "services[1].clients[0].retry.max_attempts: 21 is too large"
+            ),
+            "21 is too large"
+        );
+        assert_eq!(
+            crate::texts::errors::without_path("no path: here"),
+            "no path: here"
+        );
+        // A link's notice, in both languages.
+        let line = "scenario=service: services[0].clients: the demand would make about 6180000 requests, more than 2000000 (lower the clients, their rates or duration_ms); showing the scenario's defaults";
+        for lang in [crate::texts::Lang::En, crate::texts::Lang::Vi] {
+            let said = crate::texts::errors::notice(line, lang);
+            assert!(
+                said.starts_with("scenario=service: ") && !said.contains("services["),
+                "{said}"
+            );
+        }
     }
 }

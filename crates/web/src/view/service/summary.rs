@@ -41,12 +41,21 @@ fn Numbers(y: ServiceYardstick) -> impl IntoView {
         }
     });
     let denied = (y.denied_by.len() > 1).then(|| {
-        let parts = y
-            .denied_by
-            .iter()
-            .map(|d| format!("{} {}", d.limit, d.count))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let denied_by = y.denied_by.clone();
+        let parts = move || {
+            let lang = lang.get();
+            denied_by
+                .iter()
+                .map(|d| {
+                    format!(
+                        "{} {}",
+                        crate::texts::service::name(&d.limit, lang),
+                        d.count
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         view! {
             <div class="denied-by">
                 <dt>{t(|t| t.denied_by)}</dt>
