@@ -377,6 +377,14 @@ pub fn lua(args: &[String]) -> Result<Output, Failure> {
         notes.push_str("\n# The same lane in nginx itself:\n");
         notes.push_str(&c.text(&params));
     }
+    if let Some(code) = ratelab_scripts::code::code_lines(algorithm, &params) {
+        notes.push_str(
+            "\n# The same lane in Rust (ratelab-tower; in memory, .redis(url) to share it):\n",
+        );
+        notes.push_str(&code.rust);
+        notes.push_str("\n# And in JavaScript (ratelab.js in a page; Node and Workers load ratelab-files.js):\n");
+        notes.push_str(&code.js);
+    }
     Ok(Output {
         stdout: lane.script().text().to_string(),
         stderr: Some(notes.trim_end().to_string()),
