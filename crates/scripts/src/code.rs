@@ -16,7 +16,7 @@ pub struct CodeLines {
     /// (the options given, no more).
     pub json: String,
     /// A `ratelab-tower` layer with that limit (keyed by the client's address),
-    /// for an axum `Router::layer` or any tower service.
+    /// for axum's `Router::layer` or any tower service.
     pub rust: String,
     /// A live limiter of ratelab.js with that limit, asked about one request.
     pub js: String,
@@ -52,8 +52,7 @@ pub fn code_lines(algorithm: Algorithm, params: &Params) -> Option<CodeLines> {
     let rust = format!(
         "let layer = ratelab_tower::RateLimitLayer::builder()\n    \
          .limit(ratelab_tower::Limit::from_json(r#\"{json}\"#)?)\n    \
-         .build()?;\n\
-         let app = axum::Router::new().route(\"/\", axum::routing::get(|| async {{ \"hello\" }})).layer(layer);\n"
+         .build()?; // then Router::layer(layer), or any tower service\n"
     );
     let js = format!(
         "import {{ load }} from './ratelab.js';\n\

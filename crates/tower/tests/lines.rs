@@ -11,7 +11,7 @@ fn the_lines() -> Result<axum::Router, Box<dyn std::error::Error>> {
         .limit(ratelab_tower::Limit::from_json(
             r#"{"algorithm": "gcra", "limit": 100, "period_ms": 60000, "burst": 20}"#,
         )?)
-        .build()?;
+        .build()?; // then Router::layer(layer), or any tower service
     let app = axum::Router::new()
         .route("/", axum::routing::get(|| async { "hello" }))
         .layer(layer);
@@ -30,8 +30,7 @@ fn the_rust_lines_are_this_code() {
         c.rust,
         "let layer = ratelab_tower::RateLimitLayer::builder()\n    \
          .limit(ratelab_tower::Limit::from_json(r#\"{\"algorithm\": \"gcra\", \"limit\": 100, \"period_ms\": 60000, \"burst\": 20}\"#)?)\n    \
-         .build()?;\n\
-         let app = axum::Router::new().route(\"/\", axum::routing::get(|| async { \"hello\" })).layer(layer);\n"
+         .build()?; // then Router::layer(layer), or any tower service\n"
     );
 }
 

@@ -240,7 +240,7 @@ fn lua_prints_the_script_the_call_and_nginx_lines() {
             "# The same lane in Rust (ratelab-tower; in memory, .redis(url) to share it):\n\
              let layer = ratelab_tower::RateLimitLayer::builder()\n    \
              .limit(ratelab_tower::Limit::from_json(r#\"{json}\"#)?)\n    \
-             .build()?;\n"
+             .build()?; // then Router::layer(layer), or any tower service\n"
         )),
         "{s}"
     );

@@ -31,10 +31,6 @@ pub struct ProductionTexts {
     pub loading: &'static str,
     /// When the script could not be fetched.
     pub unavailable: &'static str,
-    /// Above the lane as a ratelab-tower layer.
-    pub rust: &'static str,
-    /// Above the lane as a live limiter of ratelab.js.
-    pub js: &'static str,
 }
 
 /// The production box's words in every language.
@@ -56,8 +52,6 @@ pub static PRODUCTION: Tr<ProductionTexts> = Tr {
         refused: "No script for these parameters",
         loading: "Loading the script…",
         unavailable: "The script could not be loaded",
-        rust: "The same lane in Rust: a ratelab-tower layer (axum or any tower service), in memory; .redis(url) shares it",
-        js: "The same lane in JavaScript: a live limiter of ratelab.js (a browser, Node or a Worker)",
     },
     vi: ProductionTexts {
         title: "Chạy trong môi trường thật",
@@ -76,7 +70,5 @@ pub static PRODUCTION: Tr<ProductionTexts> = Tr {
         refused: "Không có script cho các tham số này",
         loading: "Đang tải script…",
         unavailable: "Không tải được script",
-        rust: "Cùng làn này bằng Rust: một layer ratelab-tower (axum hoặc bất kỳ service tower nào), trong bộ nhớ; .redis(url) để dùng chung",
-        js: "Cùng làn này bằng JavaScript: một bộ giới hạn trực tiếp của ratelab.js (trình duyệt, Node hoặc Worker)",
     },
 };

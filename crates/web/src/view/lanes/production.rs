@@ -177,12 +177,23 @@ pub fn body() -> impl IntoView {
                         m.encoding
                     )
                 });
+                // The same lane in Rust and JavaScript, under the call (or alone,
+                // for nginx): in the one `<pre>`, so that the box gains no element.
                 let lines = ctx.run.with(|s| {
                     s.sim
                         .lanes()
                         .get(lane.j)
                         .and_then(|l| code_lines(l.algorithm, &l.params))
                 });
+                let call = match (p.call, lines) {
+                    (call, None) => call,
+                    (call, Some(c)) => Some(format!(
+                        "{}// Rust (ratelab-tower)\n{}\n// JavaScript (ratelab.js)\n{}",
+                        call.map(|c| c + "\n").unwrap_or_default(),
+                        c.rust,
+                        c.js
+                    )),
+                };
                 let checked = match p.kind {
                     Kind::Redis => Some(format!("{} Redis {REDIS_VERSION}", t.checked)),
                     Kind::Nginx => Some(format!("{} nginx {NGINX_VERSION}", t.checked)),
@@ -207,15 +218,9 @@ pub fn body() -> impl IntoView {
                         }),
                         None => EitherOf3::C(view! { <p class="loading">{t.loading}</p> }),
                     }}
-                    {p.call.map(|c| view! {
+                    {call.map(|c| view! {
                         <p class="call-title">{t.call}</p>
                         <pre class="code">{c}</pre>
-                    })}
-                    {lines.map(|c| view! {
-                        <p class="call-title">{t.rust}</p>
-                        <pre class="code code-rust">{c.rust}</pre>
-                        <p class="call-title">{t.js}</p>
-                        <pre class="code code-js">{c.js}</pre>
                     })}
                     {memory.map(|m| view! { <p class="memory">{m}</p> })}
                     {checked.map(|c| view! { <p class="checked">{c}</p> })}
