@@ -9,7 +9,6 @@ import { __ratelab_chunks as chunksFrom } from './__wasm_split.js';
 let loaded;
 
 const isWasm = (b) => b instanceof WebAssembly.Module || b instanceof ArrayBuffer || ArrayBuffer.isView(b);
-const compiled = (b) => (b instanceof WebAssembly.Module ? Promise.resolve(b) : WebAssembly.compile(b));
 
 /**
  * Resolves to `{ simulate, simulateJson, scenarios, limiter }` once the wasm
@@ -32,11 +31,14 @@ export function load(options) {
     const missing = [];
     chunksFrom((path) => {
       const name = path.slice(2);
-      if (Object.hasOwn(chunks, name)) return compiled(chunks[name]);
+      // What the loader reads of a response (xtask/src/wasm.rs): `ok`, no
+      // `application/wasm`, then `arrayBuffer()`, which WebAssembly.instantiate
+      // takes as bytes or as a compiled module.
+      if (Object.hasOwn(chunks, name)) return Promise.resolve({ ok: true, headers: new Map(), arrayBuffer: () => chunks[name] });
       missing.push(name);
       return Promise.reject(new Error(`no ${name}`));
     });
-    await init({ module_or_path: await compiled(wasm) });
+    await init({ module_or_path: wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(wasm) });
     try {
       await loadApi();
     } catch (e) {

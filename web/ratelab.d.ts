@@ -202,7 +202,7 @@ export interface CheckResult {
   body: string | null;
 }
 
-/** A live limiter (`limiter(config)`): one engine limiter per key. */
+/** A live limiter (`limiter(config)`): one engine limiter per key (a new one starts fresh). */
 export interface Limiter {
   /**
    * Decides a request at `now` ms (a safe integer ≥ 0 on your own clock, never
@@ -211,8 +211,6 @@ export interface Limiter {
    * `Error` with one line for a bad value; nothing is changed then.
    */
   check(now: number, cost?: number, key?: string): CheckResult;
-  /** Forgets every key (and the last time seen). */
-  reset(): void;
   /** Gives its memory back now (else when it is garbage-collected). */
   free(): void;
 }

@@ -154,13 +154,12 @@ pub fn loader(text: &str) -> Result<String> {
 }
 
 const CHUNK: &str = r#"let fetchChunk = (path) => fetch(new URL(path, import.meta.url));
-/** Where the chunks come from instead (ratelab-files.js): `path` to a promise of a WebAssembly.Module. */
+/** Where the chunks come from instead (ratelab-files.js): `path` to a promise of a response. */
 export function __ratelab_chunks(from) {
     fetchChunk = from;
 }
 async function instantiateChunk(src, imports) {
     const response = await src;
-    if (response instanceof WebAssembly.Module) return WebAssembly.instantiate(response, imports);
     if (!response.ok) throw new Error(`${response.url}: ${response.status} ${response.statusText}`);
     const type = response.headers.get('content-type') || '';
     if (type.split(';')[0].trim() === 'application/wasm') {

@@ -285,7 +285,9 @@ loads (not \"$(cat gcra.lua)\": the shell drops the last newline, and the SHA1
 changes). Then, per request, with the lane's key and parameters:
   redis-cli EVALSHA <sha1> 1 'ratelab:v2:{gcra:client-42}' TIME 1 0 100 60000 20
 or in one step: redis-cli --eval gcra.lua 'ratelab:v2:{gcra:client-42}' , TIME 1 0 100 60000 20
-For nginx, standard error also has the limit_req lines of the same lane.
+For nginx, standard error also has the limit_req lines of the same lane; for every
+limiter, the same lane as Rust (a ratelab-tower layer) and JavaScript (ratelab.js's
+limiter(config).check(...)) lines.
 
 ALGORITHM: fixed_window, fixed_window_anchored, sliding_log, sliding_window_counter,
 token_bucket, leaky_queue, gcra, nginx. --period takes ms or a duration (10s, 1m).

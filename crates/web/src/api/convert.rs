@@ -396,7 +396,6 @@ const SWEEP_MIN: usize = 1024;
 /// A live limiter: one engine limiter per key ([`Keyed`], as the tower layer's
 /// memory store), asked one request at a time.
 struct LiveLimiter {
-    fresh: AnyLimiter,
     keyed: Keyed<AnyLimiter>,
     policy: Policy,
     sweep_at: usize,
@@ -420,8 +419,7 @@ fn limiter(config: JsValue) -> Result<Box<dyn super::LiveCheck>, JsValue> {
         .map_err(|e| JsError::new(SimError::param("", &e).as_str()))?;
     Ok(Box::new(LiveLimiter {
         policy: fresh.policy(),
-        keyed: Keyed::new(fresh.clone()),
-        fresh,
+        keyed: Keyed::new(fresh),
         sweep_at: SWEEP_MIN,
     }))
 }
@@ -513,10 +511,5 @@ impl super::LiveCheck for LiveLimiter {
         set(&out, "headers", headers.into());
         set(&out, "body", body.map_or(JsValue::NULL, |b| b.into()));
         Ok(out.into())
-    }
-
-    fn reset(&mut self) {
-        self.keyed = Keyed::new(self.fresh.clone());
-        self.sweep_at = SWEEP_MIN;
     }
 }

@@ -339,13 +339,12 @@ pub fn scenarios() -> Result<JsValue, JsValue> {
 pub trait LiveCheck {
     /// One request: the decision and the response, or a one-line error.
     fn check(&mut self, now: JsValue, cost: JsValue, key: JsValue) -> Result<JsValue, JsValue>;
-    /// Every key back to a fresh limiter.
-    fn reset(&mut self);
 }
 
 /// A live limiter (`limiter(config)`): one engine limiter per key, asked one
 /// request at a time. `free()` gives its memory back at once (else the garbage
-/// collector's finaliser does).
+/// collector's finaliser does). No `reset()`: a new limiter is a fresh one, and
+/// every export here is in the first module.
 #[wasm_bindgen]
 pub struct Limiter {
     inner: Box<dyn LiveCheck>,
@@ -365,11 +364,6 @@ impl Limiter {
         #[wasm_bindgen(unchecked_param_type = "string | undefined")] key: JsValue,
     ) -> Result<JsValue, JsValue> {
         self.inner.check(now, cost, key)
-    }
-
-    /// Forgets every key: each starts again as a fresh limiter, at any time.
-    pub fn reset(&mut self) {
-        self.inner.reset();
     }
 }
 
