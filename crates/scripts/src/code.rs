@@ -3,7 +3,8 @@
 //! lane's limiter object in the JSON format. One function for the command line
 //! (`ratelab lua`'s notes) and the playground's production box.
 
-use alloc::string::{String, ToString};
+use alloc::format;
+use alloc::string::String;
 
 use ratelab_core::{Algorithm, Params};
 
@@ -31,54 +32,39 @@ pub fn code_lines(algorithm: Algorithm, params: &Params) -> Option<CodeLines> {
     ) {
         return None;
     }
-    // Pieces pushed rather than `format!`: this runs in the playground's
-    // production chunk, whose size has a budget.
-    let fields = [
-        ("limit", Some(params.limit)),
-        ("period_ms", Some(params.period_ms)),
-        ("burst", params.burst),
-        (
-            "delay",
-            params
-                .delay
-                .filter(|_| algorithm == Algorithm::Nginx && !params.nodelay),
-        ),
-    ];
-    let mut json = String::from("{\"algorithm\": \"");
-    json.push_str(algorithm.id());
-    json.push('"');
-    for (name, value) in fields {
-        if let Some(v) = value {
-            json.push_str(", \"");
-            json.push_str(name);
-            json.push_str("\": ");
-            json.push_str(&v.to_string());
+    let mut json = format!(
+        "{{\"algorithm\": \"{}\", \"limit\": {}, \"period_ms\": {}",
+        algorithm.id(),
+        params.limit,
+        params.period_ms
+    );
+    if let Some(b) = params.burst {
+        json.push_str(&format!(", \"burst\": {b}"));
+    }
+    if algorithm == Algorithm::Nginx {
+        if params.nodelay {
+            json.push_str(", \"nodelay\": true");
+        } else if let Some(d) = params.delay {
+            json.push_str(&format!(", \"delay\": {d}"));
         }
     }
-    if algorithm == Algorithm::Nginx && params.nodelay {
-        json.push_str(", \"nodelay\": true");
-    }
     json.push('}');
-    let rust = [
+    let rust = format!(
         "let layer = ratelab_tower::RateLimitLayer::builder()\n    \
-         .limit(ratelab_tower::Limit::from_json(r#\"",
-        &json,
-        "\"#)?)\n    .build()?; // then Router::layer(layer), or any tower service\n",
-    ]
-    .concat();
-    let js = [
-        "import { load } from './ratelab.js';\nconst limit = (await load()).limiter(",
-        &json,
-        ");\nconst { status, headers, body } = limit.check(Math.floor(performance.now()), 1, \"client-42\");\n",
-    ]
-    .concat();
+         .limit(ratelab_tower::Limit::from_json(r#\"{json}\"#)?)\n    \
+         .build()?; // then Router::layer(layer), or any tower service\n"
+    );
+    let js = format!(
+        "import {{ load }} from './ratelab.js';\n\
+         const limit = (await load()).limiter({json});\n\
+         const {{ status, headers, body }} = limit.check(Math.floor(performance.now()), 1, \"client-42\");\n"
+    );
     Some(CodeLines { json, rust, js })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::format;
 
     #[test]
     fn the_lines_name_the_lane() {

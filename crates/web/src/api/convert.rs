@@ -16,7 +16,7 @@
 use std::cell::Cell;
 
 use js_sys::JsString;
-use ratelab_core::{AnyLimiter, Dialect, Keyed, Limiter as _, Policy, BODY_CONTENT_TYPE};
+use ratelab_core::{AnyLimiter, Keyed, Limiter as _, Policy, BODY_CONTENT_TYPE};
 use ratelab_sim::{LaneSpec, SimError, MAX_LABEL_CHARS, MAX_LANES, MAX_REQUESTS};
 use serde::de::{self, DeserializeSeed, Deserializer as _, MapAccess, SeqAccess, Visitor};
 use serde::Serialize as _;
@@ -494,19 +494,21 @@ impl super::LiveCheck for LiveLimiter {
             "reset_ms",
             JsValue::from_f64(d.reset().ceil_ms() as f64),
         );
+        // The fields of `Headers::response_text`, in its order, from the struct's
+        // own values (not `fields()`, whose code the first module does not have).
         let headers = js_sys::Object::new();
-        let mut fields = h.fields(Dialect::Ietf);
-        fields.extend(
-            h.fields(Dialect::Common)
-                .into_iter()
-                .filter(|(name, _)| *name != "Retry-After"),
-        );
+        let num = |n: u64| JsValue::from(n.to_string());
+        if let Some(r) = h.retry_after {
+            set(&headers, "Retry-After", num(r));
+        }
+        set(&headers, "RateLimit-Policy", h.policy.as_str().into());
+        set(&headers, "RateLimit", h.ratelimit.as_str().into());
+        set(&headers, "X-RateLimit-Limit", num(h.limit));
+        set(&headers, "X-RateLimit-Remaining", num(h.remaining));
+        set(&headers, "X-RateLimit-Reset", num(h.reset));
         let body = h.body();
         if body.is_some() {
-            fields.push(("Content-Type", BODY_CONTENT_TYPE.into()));
-        }
-        for (name, value) in fields {
-            set(&headers, name, value.into());
+            set(&headers, "Content-Type", BODY_CONTENT_TYPE.into());
         }
         set(&out, "headers", headers.into());
         set(&out, "body", body.map_or(JsValue::NULL, |b| b.into()));

@@ -187,16 +187,12 @@ pub fn body() -> impl IntoView {
                 });
                 let call = match (p.call, lines) {
                     (call, None) => call,
-                    (call, Some(c)) => Some(
-                        [
-                            call.map(|c| c + "\n").unwrap_or_default().as_str(),
-                            "// Rust (ratelab-tower)\n",
-                            &c.rust,
-                            "\n// JavaScript (ratelab.js)\n",
-                            &c.js,
-                        ]
-                        .concat(),
-                    ),
+                    (call, Some(c)) => Some(format!(
+                        "{}// Rust (ratelab-tower)\n{}\n// JavaScript (ratelab.js)\n{}",
+                        call.map(|c| c + "\n").unwrap_or_default(),
+                        c.rust,
+                        c.js
+                    )),
                 };
                 let checked = match p.kind {
                     Kind::Redis => Some(format!("{} Redis {REDIS_VERSION}", t.checked)),
