@@ -176,6 +176,45 @@ export interface Playground {
   query(): string;
 }
 
+/** What a live limiter says about one request: the decision and the response. */
+export interface CheckResult {
+  /** Whether the request passes (after `wait_ms`, for the leaky queue and nginx). */
+  allowed: boolean;
+  /** 200, or 429 when refused (a delaying limiter's request passes with a wait). */
+  status: 200 | 429;
+  /** ms the request is held before it passes, rounded up (0 for the meters); null when refused. */
+  wait_ms: number | null;
+  /** When refused: ms until the same request would pass, rounded up; else null. */
+  retry_after_ms: number | null;
+  /** The `Retry-After` value (whole seconds, at least 1) on a 429; else null. */
+  retry_after: number | null;
+  /** Requests of cost 1 that would still pass now, after this one. */
+  remaining: number;
+  /** ms until `remaining` grows, rounded up. */
+  reset_ms: number;
+  /**
+   * The response's fields in the order a server sends them: `Retry-After` (on a
+   * 429), `RateLimit-Policy`, `RateLimit`, `X-RateLimit-Limit`,
+   * `X-RateLimit-Remaining`, `X-RateLimit-Reset`, and `Content-Type` with a body.
+   */
+  headers: Record<string, string>;
+  /** The 429's JSON body (`{"error": "rate_limit_exceeded", "retry_after_seconds": N}`); null on a 200. */
+  body: string | null;
+}
+
+/** A live limiter (`limiter(config)`): one engine limiter per key (a new one starts fresh). */
+export interface Limiter {
+  /**
+   * Decides a request at `now` ms (a safe integer ≥ 0 on your own clock, never
+   * earlier than the previous check's, for any key), of `cost` (default 1), from
+   * `key` (default ""). Throws a `TypeError` for an argument of the wrong type, an
+   * `Error` with one line for a bad value; nothing is changed then.
+   */
+  check(now: number, cost?: number, key?: string): CheckResult;
+  /** Gives its memory back now (else when it is garbage-collected). */
+  free(): void;
+}
+
 /** What `load()` resolves to. */
 export interface Ratelab {
   /** Runs a config; throws a `TypeError` for a non-object, an `Error` with the command line's message on bad input. */
@@ -196,6 +235,12 @@ export interface Ratelab {
   /** The scenario registry. */
   scenarios(): ScenarioInfo[];
   /**
+   * A live limiter from a lane's limiter object (as in `limiters`), deciding one
+   * request at a time with the engine `simulate` runs. Throws a `TypeError` for a
+   * non-object, an `Error` with the command line's message for a lane it refuses.
+   */
+  limiter(config: LimiterInput): Limiter;
+  /**
    * Mounts a playground into `element`. A `TypeError` if it is not an element or
    * `options` not an object; an `Error` if it is not in the document or already
    * holds one.
@@ -206,7 +251,7 @@ export interface Ratelab {
 /**
  * Loads the wasm once per page and the API's runs (their chunk, `split_api.wasm`),
  * and resolves to the API. Rejects with one line if a file cannot be fetched; a
- * later call tries again.
+ * later call tries again. (Node and Workers: ratelab-files.js.)
  */
 export function load(): Promise<Ratelab>;
 

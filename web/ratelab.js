@@ -1,7 +1,7 @@
 // The one loader every page shares: instantiates the wasm once (however many
 // playgrounds, elements and API calls a page has) and hands out the API.
 // Relative to this file, so a docs site can serve dist/ from any folder.
-import init, { simulate, simulateJson, scenarios, mount, setWorker, loadApi } from './ratelab-web.js';
+import init, { simulate, simulateJson, scenarios, limiter, mount, setWorker, loadApi } from './ratelab-web.js';
 
 const STYLESHEET = new URL('./style.css', import.meta.url).href;
 const WORKER = new URL('./worker.js', import.meta.url).href;
@@ -172,12 +172,13 @@ export function start() {
 
 /**
  * Resolves to `{ simulate, simulateJson, simulateAsync, simulateJsonAsync,
- * scenarios, mount }` once the wasm is running and the API's chunk is here.
+ * scenarios, limiter, mount }` once the wasm is running and the API's chunk is
+ * here. (Where nothing can be fetched, Node or a Worker: ratelab-files.js.)
  */
 export function load() {
   loaded ??= boot().then(async (module) => {
     await loadApi();
-    return { simulate, simulateJson, ...asyncApi(module), scenarios, mount: mountStyled };
+    return { simulate, simulateJson, ...asyncApi(module), scenarios, limiter, mount: mountStyled };
   });
   // A chunk that could not be fetched is asked for again by the next call.
   loaded.catch(() => {

@@ -1,5 +1,6 @@
 // Must compile under tsc --strict: the uses in README.md and docs/embedding.md of the API and the element.
 import { load, start, type MountOptions, type SimulateReport } from '../../web/ratelab.js';
+import { load as loadFiles, type RatelabFiles } from '../../web/ratelab-files.js';
 import '../../web/rate-limit-playground.js';
 
 async function main(): Promise<void> {
@@ -26,6 +27,29 @@ async function main(): Promise<void> {
   ratelab.mount(document.body, { scenario: 'lab-z' });
   // @ts-expect-error simulateJson takes text
   ratelab.simulateJson({ scenario: 'golden' });
+  // The live limiter.
+  const limit = ratelab.limiter({ algorithm: 'gcra', limit: 10, period_ms: 1000, burst: 5 });
+  const decided = limit.check(0, 1, 'client-42');
+  const status: 200 | 429 = decided.status;
+  const retry: string | undefined = decided.headers['Retry-After'];
+  const wait: number | null = limit.check(5).wait_ms;
+  // @ts-expect-error now is a number of ms, not a Date
+  limit.check(new Date());
+  // @ts-expect-error a key is a string
+  limit.check(0, 1, 42);
+  // @ts-expect-error no such algorithm
+  ratelab.limiter({ algorithm: 'token-bucket' });
+  // @ts-expect-error cost is a number
+  limit.check(0, '2');
+  limit.free();
+  // The files given rather than fetched (Node, a Worker).
+  const bytes = new Uint8Array(8);
+  const files: RatelabFiles = await loadFiles({ wasm: bytes, chunks: { 'split_api.wasm': bytes.buffer } });
+  files.limiter({ algorithm: 'leaky_queue', limit: 3, period_ms: 1000 }).check(0);
+  // @ts-expect-error the chunks are needed too
+  void loadFiles({ wasm: bytes });
+  // @ts-expect-error no mount without a page
+  files.mount(document.body, {});
   // The page opens service scenarios, at the speeds it has.
   const service: MountOptions = { scenario: 'retry-storm', speed: '0.5' };
   const passed: number = report.results[0].passed;
@@ -50,7 +74,7 @@ async function main(): Promise<void> {
   const element = document.querySelector('rate-limit-playground');
   const elementQuery: string | undefined = element?.query;
   const made = document.createElement('rate-limit-playground');
-  console.log(service, passed, text, later.sweep?.rows.length, laterText, ids, query, elementQuery, made.query);
+  console.log(status, retry, wait, service, passed, text, later.sweep?.rows.length, laterText, ids, query, elementQuery, made.query);
 }
 
 void main();

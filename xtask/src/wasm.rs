@@ -130,20 +130,35 @@ pub fn build(ctx: &Ctx, release: bool, out: &Path) -> Result {
 /// that fails to compile later), and compiled from its bytes when the server does
 /// not serve it as `application/wasm` (as `ratelab.js` does for the first module).
 /// Fails if the loader no longer has that call (a new `wasm-split-cli`).
+///
+/// Each chunk's fetch goes through `fetchChunk`, which ratelab-files.js replaces
+/// with the modules a caller gave (`load({ wasm, chunks })`, for Node and Workers,
+/// where there is no URL to fetch): the loader's
+/// `fetch(new URL("./NAME", import.meta.url))` becomes `fetchChunk("./NAME")`.
 pub fn loader(text: &str) -> Result<String> {
     const CALL: &str = "WebAssembly.instantiateStreaming(src, imports)";
-    if text.matches(CALL).count() == 0 {
+    const FETCH: &str = "fetch(new URL(\"./";
+    const BASE: &str = "\", import.meta.url))";
+    let calls = text.matches(CALL).count();
+    if calls == 0 || text.matches(FETCH).count() != calls || text.matches(BASE).count() != calls {
         return Err(format!(
-            "{LOADER} has no `{CALL}`: wasm-split-cli changed; update xtask/src/wasm.rs"
+            "{LOADER} has no `{CALL}` after each `{FETCH}…{BASE}`: wasm-split-cli changed; update xtask/src/wasm.rs"
         ));
     }
     Ok(format!(
         "{}\n{CHUNK}",
         text.replace(CALL, "instantiateChunk(src, imports)")
+            .replace(FETCH, "fetchChunk(\"./")
+            .replace(BASE, "\")")
     ))
 }
 
-const CHUNK: &str = r#"async function instantiateChunk(src, imports) {
+const CHUNK: &str = r#"let fetchChunk = (path) => fetch(new URL(path, import.meta.url));
+/** Where the chunks come from instead (ratelab-files.js): `path` to a promise of a response. */
+export function __ratelab_chunks(from) {
+    fetchChunk = from;
+}
+async function instantiateChunk(src, imports) {
     const response = await src;
     if (!response.ok) throw new Error(`${response.url}: ${response.status} ${response.statusText}`);
     const type = response.headers.get('content-type') || '';
@@ -170,10 +185,10 @@ mod tests {
 
     #[test]
     fn the_loader_compiles_chunks_through_ours() {
-        let text =
-            "const f = () => async (imports) => (WebAssembly.instantiateStreaming(src, imports));";
+        let text = "const f = () => { const src = fetch(new URL(\"./split_api.wasm\", import.meta.url)); return async (imports) => (WebAssembly.instantiateStreaming(src, imports)); };";
         let out = loader(text).unwrap();
         assert!(out.contains("(instantiateChunk(src, imports))"));
+        assert!(out.contains("const src = fetchChunk(\"./split_api.wasm\");"));
         assert!(out.contains("async function instantiateChunk"));
         assert!(!out.contains("WebAssembly.instantiateStreaming(src, imports)"));
         assert!(loader("something else").is_err());

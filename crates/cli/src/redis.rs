@@ -285,7 +285,9 @@ loads (not \"$(cat gcra.lua)\": the shell drops the last newline, and the SHA1
 changes). Then, per request, with the lane's key and parameters:
   redis-cli EVALSHA <sha1> 1 'ratelab:v2:{gcra:client-42}' TIME 1 0 100 60000 20
 or in one step: redis-cli --eval gcra.lua 'ratelab:v2:{gcra:client-42}' , TIME 1 0 100 60000 20
-For nginx, standard error also has the limit_req lines of the same lane.
+For nginx, standard error also has the limit_req lines of the same lane; for every
+limiter, the same lane as Rust (a ratelab-tower layer) and JavaScript (ratelab.js's
+limiter(config).check(...)) lines.
 
 ALGORITHM: fixed_window, fixed_window_anchored, sliding_log, sliding_window_counter,
 token_bucket, leaky_queue, gcra, nginx. --period takes ms or a duration (10s, 1m).
@@ -376,6 +378,14 @@ pub fn lua(args: &[String]) -> Result<Output, Failure> {
         let c = nginx_config(&params, "ratelab")?;
         notes.push_str("\n# The same lane in nginx itself:\n");
         notes.push_str(&c.text(&params));
+    }
+    if let Some(code) = ratelab_scripts::code::code_lines(algorithm, &params) {
+        notes.push_str(
+            "\n# The same lane in Rust (ratelab-tower; in memory, .redis(url) to share it):\n",
+        );
+        notes.push_str(&code.rust);
+        notes.push_str("\n# And in JavaScript (ratelab.js in a page; Node and Workers load ratelab-files.js):\n");
+        notes.push_str(&code.js);
     }
     Ok(Output {
         stdout: lane.script().text().to_string(),

@@ -51,6 +51,7 @@
 extern crate alloc;
 
 mod call;
+pub mod code;
 mod lane;
 pub mod nginx;
 pub mod production;

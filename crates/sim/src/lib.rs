@@ -84,8 +84,8 @@ pub use config::{Config, LaneSpec, ResolvedParams, MAX_LANES};
 pub use cost::{Budget, Cost};
 pub use error::SimError;
 pub use json::{
-    scenarios_json, simulate_json, simulate_value, LimiterOut, LIMITER_FIELDS, MAX_LABEL_CHARS,
-    REQUEST_FIELDS, TOP_FIELDS,
+    live_request, scenarios_json, simulate_json, simulate_value, LimiterOut, LIMITER_FIELDS,
+    MAX_LABEL_CHARS, REQUEST_FIELDS, TOP_FIELDS,
 };
 pub use run::{run, run_with, trace, trace_each, Decided, LaneReport, LaneTrace, Report, TraceRow};
 pub use scenario::{scenario, scenario_info, Overrides, ScenarioId, ScenarioInfo, SCENARIOS};

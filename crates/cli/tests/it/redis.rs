@@ -232,6 +232,27 @@ fn lua_prints_the_script_the_call_and_nginx_lines() {
         "{s}"
     );
     assert!(s.contains("limit_req zone=ratelab burst=5 nodelay;"), "{s}");
+    // The same lane's Rust and JS lines, from the lane's limiter object.
+    let json =
+        r#"{"algorithm": "nginx", "limit": 10, "period_ms": 1000, "burst": 5, "nodelay": true}"#;
+    assert!(
+        s.contains(&format!(
+            "# The same lane in Rust (ratelab-tower; in memory, .redis(url) to share it):\n\
+             let layer = ratelab_tower::RateLimitLayer::builder()\n    \
+             .limit(ratelab_tower::Limit::from_json(r#\"{json}\"#)?)\n    \
+             .build()?; // then Router::layer(layer), or any tower service\n"
+        )),
+        "{s}"
+    );
+    assert!(
+        s.contains(&format!(
+            "# And in JavaScript (ratelab.js in a page; Node and Workers load ratelab-files.js):\n\
+             import {{ load }} from './ratelab.js';\n\
+             const limit = (await load()).limiter({json});\n\
+             const {{ status, headers, body }} = limit.check(Math.floor(performance.now()), 1, \"client-42\");"
+        )),
+        "{s}"
+    );
     let s = text(&ratelab(&["lua", "--teaching"], b"").stdout);
     assert!(s.contains("WRONG ON PURPOSE"));
     let bad = ratelab(

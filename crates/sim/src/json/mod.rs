@@ -62,6 +62,23 @@ impl LaneSpec {
     pub fn from_json(text: &str) -> Result<LaneSpec, SimError> {
         read::lane_from_str(text)
     }
+
+    /// [`LaneSpec::from_json`] from an already parsed value (the JS API's
+    /// `limiter(config)`).
+    pub fn from_value(value: &serde_json::Value) -> Result<LaneSpec, SimError> {
+        read::lane_from_value(value)
+    }
+}
+
+/// One request to a live limiter (the JS API's `check(now, cost, key)`): `(now,
+/// cost, key)` checked as a request object of `requests` is, with the same
+/// messages, named `now`, `cost` and `key`; `cost` defaults to 1 and `key` to `""`.
+pub fn live_request(
+    now: &serde_json::Value,
+    cost: Option<&serde_json::Value>,
+    key: Option<&serde_json::Value>,
+) -> Result<(u64, u32, String), SimError> {
+    read::request_from_values(now, cost, key)
 }
 
 impl Report {

@@ -73,6 +73,34 @@ pub(crate) fn lane_from_str(text: &str) -> Result<LaneSpec, SimError> {
     limiter_from(&tree::parse(text)?, "", None)
 }
 
+/// One limiter object from a parsed JSON value (the JS API's `limiter(config)`).
+pub(crate) fn lane_from_value(value: &Value) -> Result<LaneSpec, SimError> {
+    limiter_from(&Json::from_value(value), "", None)
+}
+
+/// One request asked of a live limiter: `now`, and `cost` and `key` if given,
+/// checked as a request object of `requests` is, with the same messages (`now:
+/// must be an integer ≥ 0, got -1`).
+pub(crate) fn request_from_values(
+    now: &Value,
+    cost: Option<&Value>,
+    key: Option<&Value>,
+) -> Result<(u64, u32, String), SimError> {
+    let t = uint(&Json::from_value(now), "now", MAX_TIME_MS, Unit::Ms)?;
+    let cost = match cost {
+        None => 1,
+        Some(c) => positive(
+            uint(&Json::from_value(c), "cost", u32::MAX as u64, Unit::Count)?,
+            "cost",
+        )? as u32,
+    };
+    let key = match key {
+        None => String::new(),
+        Some(k) => label(&Json::from_value(k), "key")?.to_string(),
+    };
+    Ok((t, cost, key))
+}
+
 pub(crate) fn config_from_value(value: &Value) -> Result<Config, SimError> {
     config_from_tree(&Json::from_value(value))
 }

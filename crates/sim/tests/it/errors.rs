@@ -318,3 +318,58 @@ fn ten_million_requests_are_refused() {
         "requests: 10000001 requests is too many (at most 2000000)"
     );
 }
+
+/// A live limiter's request (the JS API's `check(now, cost, key)`) and its lane
+/// (`limiter(config)`) get the messages of a request and a lane of the format.
+#[test]
+fn a_live_request_is_checked_as_a_request_is() {
+    use ratelab_sim::{live_request, LaneSpec};
+    use serde_json::json;
+    let err = |now: serde_json::Value,
+               cost: Option<serde_json::Value>,
+               key: Option<serde_json::Value>| {
+        live_request(&now, cost.as_ref(), key.as_ref())
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        live_request(&json!(5), None, None).unwrap(),
+        (5, 1, String::new())
+    );
+    assert_eq!(
+        live_request(&json!(5), Some(&json!(3)), Some(&json!("a"))).unwrap(),
+        (5, 3, "a".to_string())
+    );
+    assert_eq!(
+        err(json!(-1), None, None),
+        "now: must be an integer ≥ 0, got -1"
+    );
+    assert_eq!(
+        err(json!(1.5), None, None),
+        "now: must be an integer number of ms, got 1.5"
+    );
+    assert_eq!(
+        err(json!(1u64 << 53), None, None),
+        "now: 9007199254740992 is too large (at most 9007199254740991)"
+    );
+    assert_eq!(err(json!(0), Some(json!(0)), None), "cost: must be > 0");
+    assert_eq!(
+        err(json!(0), None, Some(json!("k".repeat(65)))),
+        "key: must be at most 64 characters"
+    );
+    assert_eq!(
+        LaneSpec::from_value(&json!({"algorithm": "gcra", "limit": 0, "period_ms": 1000}))
+            .unwrap_err()
+            .to_string(),
+        "limit: must be > 0"
+    );
+    let lane = LaneSpec::from_value(
+        &json!({"algorithm": "gcra", "limit": 5, "period_ms": 1000, "burst": 2}),
+    )
+    .unwrap();
+    assert_eq!(
+        lane,
+        LaneSpec::from_json(r#"{"algorithm": "gcra", "limit": 5, "period_ms": 1000, "burst": 2}"#)
+            .unwrap()
+    );
+}

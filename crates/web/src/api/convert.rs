@@ -16,7 +16,8 @@
 use std::cell::Cell;
 
 use js_sys::JsString;
-use ratelab_sim::{MAX_LANES, MAX_REQUESTS};
+use ratelab_core::{AnyLimiter, Keyed, Limiter as _, Policy, BODY_CONTENT_TYPE};
+use ratelab_sim::{LaneSpec, SimError, MAX_LABEL_CHARS, MAX_LANES, MAX_REQUESTS};
 use serde::de::{self, DeserializeSeed, Deserializer as _, MapAccess, SeqAccess, Visitor};
 use serde::Serialize as _;
 use serde_json::{Map, Number, Value};
@@ -34,6 +35,9 @@ pub struct Calls {
     pub simulate_json: fn(JsValue) -> Result<String, JsValue>,
     /// `scenarios()`.
     pub scenarios: fn() -> JsValue,
+    /// `limiter(config)`: the live limiter, its code in this chunk too (the first
+    /// module's [`super::Limiter`] reaches it through the trait object).
+    pub limiter: fn(JsValue) -> Result<Box<dyn super::LiveCheck>, JsValue>,
 }
 
 /// The calls (what the `api` chunk's split point returns).
@@ -41,6 +45,7 @@ pub const CALLS: Calls = Calls {
     simulate,
     simulate_json,
     scenarios,
+    limiter,
 };
 
 /// How deep a config may nest (a cycle would otherwise never end).
@@ -382,4 +387,131 @@ fn simulate_json(text: JsValue) -> Result<String, JsValue> {
 fn scenarios() -> JsValue {
     // Our own JSON text, parsed by the browser: the same bytes as the command line.
     js_sys::JSON::parse(&ratelab_sim::scenarios_json()).unwrap_or(JsValue::NULL)
+}
+
+/// Keys are swept (those at rest dropped, which never changes a decision) when
+/// their count reaches this, then twice what is left: amortised O(1) a check.
+const SWEEP_MIN: usize = 1024;
+
+/// A live limiter: one engine limiter per key ([`Keyed`], as the tower layer's
+/// memory store), asked one request at a time.
+struct LiveLimiter {
+    keyed: Keyed<AnyLimiter>,
+    policy: Policy,
+    sweep_at: usize,
+}
+
+/// `limiter(config)`: a lane's limiter object, read as `LaneSpec::from_json` reads
+/// it (the engine's checks and one-line errors).
+fn limiter(config: JsValue) -> Result<Box<dyn super::LiveCheck>, JsValue> {
+    if !config.is_object() || js_sys::Array::is_array(&config) {
+        return Err(type_error(
+            "limiter(config)",
+            "config",
+            "an object",
+            &config,
+        ));
+    }
+    let value = from_js(config).map_err(|e| JsError::new(&e))?;
+    let lane = LaneSpec::from_value(&value).map_err(|e| JsError::new(e.as_str()))?;
+    let fresh = lane
+        .build()
+        .map_err(|e| JsError::new(SimError::param("", &e).as_str()))?;
+    Ok(Box::new(LiveLimiter {
+        policy: fresh.policy(),
+        keyed: Keyed::new(fresh),
+        sweep_at: SWEEP_MIN,
+    }))
+}
+
+const CHECK: &str = "check(now, cost, key)";
+
+/// A number argument as JSON (`None` when absent), or a `TypeError` naming it.
+fn number_arg(v: &JsValue, name: &str, optional: bool) -> Result<Option<Value>, JsValue> {
+    if optional && (v.is_undefined() || v.is_null()) {
+        return Ok(None);
+    }
+    let Some(x) = v.as_f64() else {
+        return Err(type_error(CHECK, name, "a number", v));
+    };
+    number(x, name)
+        .map(Some)
+        .map_err(|e| JsError::new(&e).into())
+}
+
+fn set(o: &js_sys::Object, k: &str, v: JsValue) {
+    let _ = js_sys::Reflect::set(o, &k.into(), &v);
+}
+
+fn opt(v: Option<u64>) -> JsValue {
+    v.map_or(JsValue::NULL, |n| JsValue::from_f64(n as f64))
+}
+
+impl super::LiveCheck for LiveLimiter {
+    fn check(&mut self, now: JsValue, cost: JsValue, key: JsValue) -> Result<JsValue, JsValue> {
+        let now = number_arg(&now, "now", false)?.unwrap_or(Value::Null);
+        let cost = number_arg(&cost, "cost", true)?;
+        let key = if key.is_undefined() || key.is_null() {
+            None
+        } else {
+            let Some(s) = key.dyn_ref::<JsString>() else {
+                return Err(type_error(CHECK, "key", "a string", &key));
+            };
+            // Longer than any key in UTF-16 units: refused before it is copied.
+            if s.length() as usize > 2 * MAX_LABEL_CHARS {
+                return Err(JsError::new(&format!(
+                    "key: must be at most {MAX_LABEL_CHARS} characters"
+                ))
+                .into());
+            }
+            Some(Value::String(String::from(s)))
+        };
+        let (t, cost, key) = ratelab_sim::live_request(&now, cost.as_ref(), key.as_ref())
+            .map_err(|e| JsError::new(e.as_str()))?;
+        let d = self
+            .keyed
+            .check(&key, t, cost)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        if self.keyed.len() >= self.sweep_at {
+            self.keyed.evict_at_rest(t);
+            self.sweep_at = (2 * self.keyed.len()).max(SWEEP_MIN);
+        }
+        let h = d.headers(&self.policy);
+        let out = js_sys::Object::new();
+        let allowed = d.allowed();
+        set(&out, "allowed", allowed.into());
+        set(&out, "status", h.status.into());
+        set(&out, "wait_ms", opt(allowed.then(|| d.wait().ceil_ms())));
+        set(
+            &out,
+            "retry_after_ms",
+            opt((!allowed).then(|| d.retry_after().ceil_ms())),
+        );
+        set(&out, "retry_after", opt(h.retry_after));
+        set(&out, "remaining", JsValue::from_f64(h.remaining as f64));
+        set(
+            &out,
+            "reset_ms",
+            JsValue::from_f64(d.reset().ceil_ms() as f64),
+        );
+        // The fields of `Headers::response_text`, in its order, from the struct's
+        // own values (not `fields()`, whose code the first module does not have).
+        let headers = js_sys::Object::new();
+        let num = |n: u64| JsValue::from(n.to_string());
+        if let Some(r) = h.retry_after {
+            set(&headers, "Retry-After", num(r));
+        }
+        set(&headers, "RateLimit-Policy", h.policy.as_str().into());
+        set(&headers, "RateLimit", h.ratelimit.as_str().into());
+        set(&headers, "X-RateLimit-Limit", num(h.limit));
+        set(&headers, "X-RateLimit-Remaining", num(h.remaining));
+        set(&headers, "X-RateLimit-Reset", num(h.reset));
+        let body = h.body();
+        if body.is_some() {
+            set(&headers, "Content-Type", BODY_CONTENT_TYPE.into());
+        }
+        set(&out, "headers", headers.into());
+        set(&out, "body", body.map_or(JsValue::NULL, |b| b.into()));
+        Ok(out.into())
+    }
 }

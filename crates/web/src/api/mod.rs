@@ -333,6 +333,53 @@ pub fn scenarios() -> Result<JsValue, JsValue> {
     Ok((calls()?.scenarios)())
 }
 
+/// A live limiter's work (in the `api` chunk, see `convert.rs`): the first
+/// module's [`Limiter`] calls it through this trait object, so that none of it is
+/// in the first module.
+pub trait LiveCheck {
+    /// One request: the decision and the response, or a one-line error.
+    fn check(&mut self, now: JsValue, cost: JsValue, key: JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// A live limiter (`limiter(config)`): one engine limiter per key, asked one
+/// request at a time. `free()` gives its memory back at once (else the garbage
+/// collector's finaliser does). No `reset()`: a new limiter is a fresh one, and
+/// every export here is in the first module.
+#[wasm_bindgen]
+pub struct Limiter {
+    inner: Box<dyn LiveCheck>,
+}
+
+#[wasm_bindgen]
+impl Limiter {
+    /// The decision and the response for a request at `now` ms (a safe integer
+    /// ≥ 0, never earlier than the previous check's), of `cost` (default 1) from
+    /// `key` (default `""`). Throws a `TypeError` for an argument of the wrong
+    /// type, an `Error` with the engine's message for a bad value.
+    #[wasm_bindgen(unchecked_return_type = "CheckResult")]
+    pub fn check(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] now: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number | undefined")] cost: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | undefined")] key: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        self.inner.check(now, cost, key)
+    }
+}
+
+/// A live limiter from a lane's limiter object (`{algorithm, limit, period_ms,
+/// burst, delay, nodelay}`, as in `limiters`). Throws a `TypeError` if `config` is
+/// not an object, an `Error` with the command line's message if the engine refuses
+/// it.
+#[wasm_bindgen]
+pub fn limiter(
+    #[wasm_bindgen(unchecked_param_type = "LimiterInput")] config: JsValue,
+) -> Result<Limiter, JsValue> {
+    Ok(Limiter {
+        inner: (calls()?.limiter)(config)?,
+    })
+}
+
 /// A mounted playground; `unmount()` removes it. The handle is not what keeps
 /// it alive: the page keeps it ([`LIVE`]) until `unmount()` or until its element
 /// leaves the document, so a caller may drop the handle.

@@ -1,7 +1,9 @@
 //! The lane's "run it in production" box: the Lua script for Redis that decides as
 //! the lane does and how to call it with the lane's parameters, or the nginx lane's
 //! `limit_req` lines, or for a teaching lane the wrong script it stands for; the
-//! memory per key the lab measured and the versions the tests checked. Texts the
+//! memory per key the lab measured and the versions the tests checked; and the
+//! same lane as a ratelab-tower layer and a ratelab.js live limiter
+//! (`ratelab_scripts::code`, the lines `ratelab lua` prints too). Texts the
 //! engine generates from the parameters (`ratelab_scripts::production`): the page
 //! never talks to a server. Every text goes in as a text node, never as markup.
 //!
@@ -12,6 +14,7 @@
 
 use leptos::either::EitherOf3;
 use leptos::prelude::*;
+use ratelab_scripts::code::code_lines;
 use ratelab_scripts::production::{production_without_text, Kind, Production};
 use ratelab_scripts::{NGINX_VERSION, REDIS_VERSION};
 
@@ -174,6 +177,23 @@ pub fn body() -> impl IntoView {
                         m.encoding
                     )
                 });
+                // The same lane in Rust and JavaScript, under the call (or alone,
+                // for nginx): in the one `<pre>`, so that the box gains no element.
+                let lines = ctx.run.with(|s| {
+                    s.sim
+                        .lanes()
+                        .get(lane.j)
+                        .and_then(|l| code_lines(l.algorithm, &l.params))
+                });
+                let call = match (p.call, lines) {
+                    (call, None) => call,
+                    (call, Some(c)) => Some(format!(
+                        "{}// Rust (ratelab-tower)\n{}\n// JavaScript (ratelab.js)\n{}",
+                        call.map(|c| c + "\n").unwrap_or_default(),
+                        c.rust,
+                        c.js
+                    )),
+                };
                 let checked = match p.kind {
                     Kind::Redis => Some(format!("{} Redis {REDIS_VERSION}", t.checked)),
                     Kind::Nginx => Some(format!("{} nginx {NGINX_VERSION}", t.checked)),
@@ -198,7 +218,7 @@ pub fn body() -> impl IntoView {
                         }),
                         None => EitherOf3::C(view! { <p class="loading">{t.loading}</p> }),
                     }}
-                    {p.call.map(|c| view! {
+                    {call.map(|c| view! {
                         <p class="call-title">{t.call}</p>
                         <pre class="code">{c}</pre>
                     })}
