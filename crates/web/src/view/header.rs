@@ -101,7 +101,7 @@ pub fn LinkHere() -> impl IntoView {
                 }
             }
         >
-            "🔗"
+            "#"
         </button>
     }
 }
