@@ -321,13 +321,18 @@ test('"Your service": cards named by their limiters, errors in one line without 
   await cards.first().waitFor();
   const titles = await cards.locator('h3').allTextContents();
   assert.deepEqual(titles, ['Token bucket', 'Sliding log'], titles.join(' | '));
-  // A demand the engine refuses: one line, no JSON path, in en and vi.
+  // A demand the engine refuses: one line where the services would be (the
+  // service model is in the view's chunk, not in the link's reader), no JSON path,
+  // in en and vi; the link's knobs stay, to be changed.
   for (const lang of ['en', 'vi']) {
     const huge = await open(t, site.browser, `${site.base}?scenario=service&clients=100&load=10&duration=10m&lang=${lang}`);
-    await huge.locator('.notices li').first().waitFor();
-    const lines = await huge.locator('.notices li').allTextContents();
-    assert.equal(lines.length, 1, lines.join('\n'));
-    assert.ok(!/services\[|clients\[|\]\.|\bservices\./.test(lines[0]) && !lines[0].includes('\n'), lines[0]);
+    const line = huge.locator('.services p.error');
+    await line.waitFor();
+    const text = (await line.textContent()).trim();
+    assert.ok(text.length > 0 && !/services\[|clients\[|\]\.|\bservices\./.test(text) && !text.includes('\n'), text);
+    assert.equal(await huge.locator('.services article.service').count(), 0, text);
+    assert.equal(await huge.locator('.notices li').count(), 0, text);
+    assert.equal(await huge.locator('input[name="service.clients"]').inputValue(), '100', text);
   }
   // A refused choice does not stay in its select: the control shows the value in force.
   const knobs = await open(t, site.browser, `${site.base}?scenario=service&clients=100&load=2&duration=10m&attempts=20&retry=none`);

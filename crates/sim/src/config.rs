@@ -143,6 +143,11 @@ impl Config {
             }
             return crate::service::validate_all(services);
         }
+        self.validate_lanes()
+    }
+
+    /// [`Config::validate`] for a run of limiters: everything but the services.
+    pub fn validate_lanes(&self) -> Result<(), SimError> {
         self.stream.validate()?;
         if self.lanes.is_empty() {
             return Err(SimError::at("limiters", "must not be empty"));

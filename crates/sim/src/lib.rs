@@ -88,7 +88,10 @@ pub use json::{
     MAX_LABEL_CHARS, REQUEST_FIELDS, TOP_FIELDS,
 };
 pub use run::{run, run_with, trace, trace_each, Decided, LaneReport, LaneTrace, Report, TraceRow};
-pub use scenario::{scenario, scenario_info, Overrides, ScenarioId, ScenarioInfo, SCENARIOS};
+pub use scenario::{
+    scenario, scenario_info, scenario_without_services, Overrides, ScenarioId, ScenarioInfo,
+    SCENARIOS,
+};
 pub use stream::{Request, Stream, MAX_REQUESTS, MAX_TIME_MS};
 pub use sweep::{sweep, Sweep, SweepRow, SweepSpec};
 pub use timeline::{BusiestWindow, Extending, Outcome, Timeline, TimelineError, TimelineLimits};

@@ -51,7 +51,7 @@ use ratelab_core::Algorithm;
 use crate::config::{Config, LaneSpec};
 use crate::error::SimError;
 use crate::service::{
-    Demands, ServiceSetup, SERVICE_CLIENTS, SERVICE_DURATION_MS, SERVICE_LOAD_PERMILLE,
+    Demands, ServiceSetup, ServiceSpec, SERVICE_CLIENTS, SERVICE_DURATION_MS, SERVICE_LOAD_PERMILLE,
 };
 use crate::shape::Shape;
 use crate::stream::{Stream, MAX_REQUESTS, MAX_TIME_MS};
@@ -571,6 +571,63 @@ pub struct Overrides {
 
 /// Builds scenario `id` with `overrides` into a runnable, validated [`Config`].
 pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimError> {
+    build(id, overrides, services)
+}
+
+/// [`scenario`], except that a service scenario's services are left out
+/// (`services: None`, no lanes): made later by [`scenario`] where they are run.
+/// The page's first module builds scenarios this way, so that it does not carry
+/// the service model (made and checked by the service view's chunk).
+pub fn scenario_without_services(
+    id: ScenarioId,
+    overrides: &Overrides,
+) -> Result<Config, SimError> {
+    build(id, overrides, |_, _, _, _, _| Ok(None))
+}
+
+/// The services of scenario `id` (`None` for a scenario of limiters), made and
+/// checked.
+fn services(
+    id: ScenarioId,
+    overrides: &Overrides,
+    limit: u64,
+    period: u64,
+    seed: u64,
+) -> Result<Option<Vec<ServiceSpec>>, SimError> {
+    // (Constant tests, so that a build without the model links none of it.)
+    let services = if !cfg!(feature = "services") {
+        None
+    } else if id == ScenarioId::Service {
+        let lanes = (overrides.limiters.clone()).unwrap_or_else(|| id.lanes(limit, period));
+        let demands = Demands {
+            clients: overrides.clients.unwrap_or(SERVICE_CLIENTS),
+            load_permille: overrides.load_permille.unwrap_or(SERVICE_LOAD_PERMILLE),
+            duration_ms: overrides.duration_ms.unwrap_or(SERVICE_DURATION_MS),
+            seed,
+        };
+        let setup = overrides.service.clone().unwrap_or_default();
+        Some(setup.services(&lanes, demands)?)
+    } else {
+        crate::service::service_scenario(id, seed)
+    };
+    if let Some(s) = &services {
+        crate::service::validate_all(s)?;
+    }
+    Ok(services)
+}
+
+/// [`scenario`], with `services` making a service scenario's services (checked).
+fn build(
+    id: ScenarioId,
+    overrides: &Overrides,
+    services: impl FnOnce(
+        ScenarioId,
+        &Overrides,
+        u64,
+        u64,
+        u64,
+    ) -> Result<Option<Vec<ServiceSpec>>, SimError>,
+) -> Result<Config, SimError> {
     let info = id.info();
     let limit = overrides.limit.unwrap_or(info.limit);
     let period = overrides.period_ms.unwrap_or(info.period_ms);
@@ -631,22 +688,7 @@ pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimErro
     if id.is_service() && !cfg!(feature = "services") {
         return Err(crate::service::left_out("scenario"));
     }
-    // (Constant tests, so that a build without the model links none of it.)
-    let services = if !cfg!(feature = "services") {
-        None
-    } else if id == ScenarioId::Service {
-        let lanes = (overrides.limiters.clone()).unwrap_or_else(|| id.lanes(limit, period));
-        let demands = Demands {
-            clients: overrides.clients.unwrap_or(SERVICE_CLIENTS),
-            load_permille: overrides.load_permille.unwrap_or(SERVICE_LOAD_PERMILLE),
-            duration_ms: overrides.duration_ms.unwrap_or(SERVICE_DURATION_MS),
-            seed,
-        };
-        let setup = overrides.service.clone().unwrap_or_default();
-        Some(setup.services(&lanes, demands)?)
-    } else {
-        crate::service::service_scenario(id, seed)
-    };
+    let services = services(id, overrides, limit, period, seed)?;
     // A long period stretches the parameterised streams past the last time the JSON
     // format (and JavaScript) can hold; refuse it rather than run what cannot be
     // exported.
@@ -654,7 +696,7 @@ pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimErro
         return Err(too_long(id, period, last.t));
     }
     let lanes = match &overrides.limiters {
-        _ if services.is_some() => Vec::new(),
+        _ if id.is_service() => Vec::new(),
         Some(l) => l.clone(),
         None => id.lanes(limit, period),
     };
@@ -663,14 +705,16 @@ pub fn scenario(id: ScenarioId, overrides: &Overrides) -> Result<Config, SimErro
         stream,
         lanes,
         // A service's window is its own (`ServiceSpec::window_ms`).
-        window_ms: services
-            .is_none()
+        window_ms: (!id.is_service())
             .then(|| overrides.window_ms.or(info.window_ms))
             .flatten(),
         sweep,
         services,
     };
-    config.validate()?;
+    // A service scenario's services were checked as they were made.
+    if !id.is_service() {
+        config.validate_lanes()?;
+    }
     Ok(config)
 }
 

@@ -6,10 +6,14 @@
 //! trace parts), so the components only place shapes. Nothing here decides a request
 //! or computes a metric: that is `ratelab-sim` and `ratelab-core`.
 
+use std::cell::Cell;
+
 use ratelab_core::{Amount, Explanation, Headers, Ms, Snapshot, Verdict};
 use ratelab_sim::service::ServiceTimeline;
 use ratelab_sim::share::Setup;
-use ratelab_sim::{BusiestWindow, Config, LaneSpec, Outcome, Request, Timeline, Yardstick};
+use ratelab_sim::{
+    BusiestWindow, Config, LaneSpec, Outcome, Request, ScenarioId, SimError, Timeline, Yardstick,
+};
 
 /// More marks than this in a lane's visible span are drawn as columns instead.
 pub const MAX_MARKS: usize = 1_500;
@@ -201,6 +205,23 @@ pub struct Gauge {
     pub part: Option<f64>,
 }
 
+thread_local! {
+    /// How [`Sim::new`] makes a setup's config. The first module leaves a service
+    /// scenario's services out ([`Setup::playground_config_without_services`]):
+    /// the service model is in the service view's chunk, which makes them when it
+    /// runs them ([`Sim::run_services`]) and, once loaded, sets this to make them
+    /// here too ([`make_services_here`]), so that a service setup that is refused is
+    /// refused at once, where it was typed.
+    static MAKE_CONFIG: Cell<fn(&Setup) -> Result<Config, SimError>> =
+        Cell::new(Setup::playground_config_without_services);
+}
+
+/// From now on [`Sim::new`] makes a service scenario's services (and refuses those
+/// the service model refuses). Called by the service view's chunk.
+pub fn make_services_here() {
+    MAKE_CONFIG.with(|c| c.set(Setup::playground_config));
+}
+
 /// A setup that runs: the config and its live timeline.
 #[derive(Clone, Debug)]
 pub struct Sim {
@@ -235,32 +256,57 @@ impl Sim {
     /// Builds and runs a setup. Errors are the engine's one-line messages.
     pub fn new(state: &Setup) -> Result<Sim, String> {
         // Within the playground's budget and key cap, or the one-line reason.
-        let config = state.playground_config().map_err(String::from)?;
+        let config = MAKE_CONFIG.with(Cell::get)(state).map_err(String::from)?;
         let timeline = Timeline::from_config(&config).map_err(String::from)?;
         Ok(Sim { config, timeline })
     }
 
     /// A service scenario's run (no limiter lanes: its lanes are services, each
-    /// run whole).
+    /// run whole), its services made or not yet ([`MAKE_CONFIG`]).
     pub fn is_service_run(&self) -> bool {
-        self.config.services.is_some()
+        self.config.services.is_some() || self.config.scenario.is_some_and(ScenarioId::is_service)
     }
 
-    /// The limit the page names in its tagline: the first lane's, or in a service
-    /// run the first service's first limit (`(limit, period_ms)`).
-    pub fn first_limit(&self) -> Option<(u64, u64)> {
+    /// The limit the page names in its tagline (`(limit, period_ms)`): the first
+    /// lane's; in a service run the first service's first limit, which is a named
+    /// scenario's budget and `service`'s first lane (in `setup`) before the
+    /// services are made.
+    pub fn first_limit(&self, setup: &Setup) -> Option<(u64, u64)> {
         let lane = self.lanes().first().or_else(|| {
             let service = self.config.services.as_ref()?.first()?;
             service.limits.first().map(|l| &l.lane)
-        })?;
+        });
+        let lane = match (lane, self.config.scenario) {
+            (Some(lane), _) => lane,
+            (None, Some(ScenarioId::Service)) => setup.lanes.first()?,
+            (None, Some(id)) if id.is_service() => {
+                return Some((id.info().limit, id.info().period_ms));
+            }
+            (None, _) => return None,
+        };
         Some((lane.params.limit, lane.params.period_ms))
     }
 
-    /// Runs a service scenario's lanes (`None` for a run of limiters). Only the
-    /// service view calls it, so the service engine is in its chunk, not in the
-    /// first module (`view/chunks.rs`); the view runs it once per setup.
-    pub fn run_services(&self) -> Option<Result<ServiceTimeline, String>> {
-        let specs = self.config.services.as_ref()?;
+    /// Runs a service scenario's lanes (`None` for a run of limiters), making its
+    /// services from `setup` first if the first module left them out. Only the
+    /// service view calls it, so the service model and engine are in its chunk,
+    /// not in the first module (`view/chunks.rs`); the view runs it once per setup.
+    pub fn run_services(&self, setup: &Setup) -> Option<Result<ServiceTimeline, String>> {
+        if !self.is_service_run() {
+            return None;
+        }
+        let made;
+        let specs = match &self.config.services {
+            Some(specs) => specs,
+            None => match setup.playground_config().map(|c| c.services) {
+                Ok(Some(specs)) => {
+                    made = specs;
+                    &made
+                }
+                Ok(None) => return None,
+                Err(e) => return Some(Err(e.into())),
+            },
+        };
         Some(ServiceTimeline::new(specs).map_err(String::from))
     }
 
@@ -833,11 +879,40 @@ mod tests {
 
     #[test]
     fn the_tagline_names_a_service_scenarios_own_limit() {
-        let sim = |q: &str| Sim::new(&parse(q).0.setup).unwrap().first_limit();
-        assert_eq!(sim("scenario=golden"), Some((5, 10_000)));
-        assert_eq!(sim("scenario=retry-storm"), Some((50, 1_000)));
-        assert_eq!(sim("scenario=store-outage"), Some((10, 1_000)));
-        assert_eq!(sim("scenario=stacked-limits"), Some((10, 1_000)));
+        let sim = |q: &str| {
+            let setup = parse(q).0.setup;
+            Sim::new(&setup).unwrap().first_limit(&setup)
+        };
+        let named = [
+            ("scenario=golden", Some((5, 10_000))),
+            ("scenario=retry-storm", Some((50, 1_000))),
+            ("scenario=store-outage", Some((10, 1_000))),
+            ("scenario=stacked-limits", Some((10, 1_000))),
+            (
+                "scenario=service&limiters=gcra&limit.0=7&period.0=2s",
+                Some((7, 2_000)),
+            ),
+        ];
+        // The same before the services are made (the first module) and after.
+        for (q, want) in named {
+            assert_eq!(sim(q), want, "{q}");
+        }
+        make_services_here();
+        for (q, want) in named {
+            assert_eq!(sim(q), want, "{q}");
+        }
+        // Every named service scenario's budget is its first limit.
+        for id in ScenarioId::ALL.into_iter().filter(|&id| id.is_service()) {
+            let setup = Setup::for_scenario(id);
+            let services = setup.playground_config().unwrap().services.unwrap();
+            let first = &services[0].limits[0].lane.params;
+            let want = (first.limit, first.period_ms);
+            if id != ScenarioId::Service {
+                assert_eq!((id.info().limit, id.info().period_ms), want, "{id:?}");
+            }
+            let sim = Sim::new(&setup).unwrap();
+            assert_eq!(sim.first_limit(&setup), Some(want), "{id:?}");
+        }
     }
 
     #[test]

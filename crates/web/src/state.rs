@@ -944,7 +944,9 @@ impl Playground {
         self.building = None;
         let config = match config {
             Some(c) => c,
-            None => next.playground_config().map_err(String::from)?,
+            None => next
+                .playground_config_without_services()
+                .map_err(String::from)?,
         };
         let timeline =
             Timeline::new(config.lanes.clone(), config.window_ms).map_err(String::from)?;
@@ -1122,6 +1124,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_service_the_model_refuses_is_refused_where_typed_once_its_chunk_is_here() {
+        let knob = Place::Field(Field::Knob("outage"));
+        let refuse = || {
+            let mut p = page("scenario=service&limiters=sliding_log&store=local");
+            p.apply(Action::Edit(Field::Knob("outage"), "20s-40s".into()));
+            p
+        };
+        // The first module alone leaves the services to the service view, which
+        // says why it cannot run them.
+        let p = refuse();
+        assert_eq!(p.error(knob), None);
+        let run = p.sim().run_services(p.setup()).expect("a service run");
+        let e = run.expect_err("refused by the service model");
+        assert!(e.contains("only a shared store can be down"), "{e}");
+        // Once the view's chunk is loaded, at once, where it was typed.
+        crate::model::make_services_here();
+        let p = refuse();
+        let e = p.error(knob).expect("refused");
+        assert!(e.contains("only a shared store can be down"), "{e}");
+        assert!(!p.query().contains("outage"), "{}", p.query());
+    }
+
+    #[test]
     fn service_knobs_rerun_the_service_or_say_why() {
         let mut p = page("scenario=service&limiters=sliding_log");
         let knob = |k| Place::Field(Field::Knob(k));
@@ -1140,7 +1165,11 @@ mod tests {
             "{q}"
         );
         let yardstick = |p: &Playground| {
-            let run = p.sim().run_services().expect("a service run").unwrap();
+            let run = p
+                .sim()
+                .run_services(p.setup())
+                .expect("a service run")
+                .unwrap();
             run.yardstick(0).cloned().expect("a lane")
         };
         // Three instances counting on their own let the noisy client through at

@@ -171,9 +171,11 @@ impl Step {
         Link { setup, view }
     }
 
-    /// The runnable config: what the page runs for [`Step::link`].
+    /// The runnable config: what the page runs for [`Step::link`]. (No lesson
+    /// runs a service scenario, a test checks, so the lessons' chunk carries no
+    /// service model: [`Setup::to_config_without_services`].)
     pub fn config(&self) -> Result<Config, SimError> {
-        self.link().setup.to_config()
+        self.link().setup.to_config_without_services()
     }
 }
 
@@ -380,7 +382,7 @@ impl Lesson {
         for (i, step) in self.steps.iter().enumerate() {
             let where_ = |e: SimError| SimError::at(&format!("lesson {} step {i}", self.id), e);
             let link = step.link();
-            let config = link.setup.to_config().map_err(where_)?;
+            let config = step.config().map_err(where_)?;
             let report = run(&config).map_err(where_)?;
             // Lab D's scenario carries its sweep (the report has it); the judged table
             // runs on the same levels, clients and seed.

@@ -129,6 +129,8 @@ fn every_step_opens_from_its_link_as_the_cli_runs_it() {
             let (a, b) = (s.config().unwrap(), back.setup.to_config().unwrap());
             assert_eq!(a.stream, b.stream, "{} step {i}", l.id);
             assert_eq!(a.lanes, b.lanes, "{} step {i}", l.id);
+            // `Step::config` leaves services out: no step may need them.
+            assert!(b.services.is_none(), "{} step {i} runs a service", l.id);
         }
     }
 }

@@ -271,9 +271,10 @@ impl Setup {
 
     /// The config as a playground runs it: [`Setup::to_config`], and then within the
     /// playground's budget ([`crate::cost::timeline_cost`] under
-    /// [`crate::Budget::PLAYGROUND`]) and its key cap. What [`parse`] checks last, so a
-    /// link always opens something the page can run; call it before running a setup
-    /// built by hand (a form, an import).
+    /// [`crate::Budget::PLAYGROUND`]) and its key cap. What [`parse`] checks last
+    /// (without a service scenario's services), so a link always opens something the
+    /// page can run; call it before running a setup built by hand (a form, an
+    /// import).
     ///
     /// A scenario whose stream is arithmetic on the budget is estimated from its
     /// [`crate::shape`] before the stream is made: a setup over the budget is refused
@@ -281,6 +282,21 @@ impl Setup {
     /// natively, and several times that on a busy page), and one within it is made
     /// once, without measuring it again (the shape's figures bound the stream's).
     pub fn playground_config(&self) -> Result<Config, SimError> {
+        self.playground_config_by(scenario::scenario)
+    }
+
+    /// [`Setup::playground_config`], with a service scenario's services left out
+    /// ([`scenario::scenario_without_services`]): how the page's first module runs
+    /// a setup, without the service model (a service run's services are made where
+    /// they are run, by [`Setup::playground_config`]).
+    pub fn playground_config_without_services(&self) -> Result<Config, SimError> {
+        self.playground_config_by(scenario::scenario_without_services)
+    }
+
+    fn playground_config_by(
+        &self,
+        build: fn(ScenarioId, &Overrides) -> Result<Config, SimError>,
+    ) -> Result<Config, SimError> {
         let limits = TimelineLimits::DEFAULT;
         let o = self.overrides();
         let info = self.info();
@@ -296,13 +312,13 @@ impl Setup {
                 services: None,
             };
             // The lanes' own errors come first, as when the stream is made.
-            lanes.validate()?;
+            lanes.validate_lanes()?;
             let source = crate::cost::Source::Shape(&shape);
             crate::cost::timeline_cost_of(&lanes, source, &limits)
                 .check(&crate::Budget::PLAYGROUND)?;
-            return self.to_config();
+            return self.to_config_by(build);
         }
-        let config = self.to_config()?;
+        let config = self.to_config_by(build)?;
         // The first request whose key is one too many, as the timeline would say.
         let stream = &config.stream;
         let mut seen = vec![false; stream.keys.len()];
@@ -331,10 +347,25 @@ impl Setup {
 
     /// The runnable, validated config: the scenario with these lanes and options.
     pub fn to_config(&self) -> Result<Config, SimError> {
-        let mut config = scenario::scenario(self.scenario, &self.overrides())?;
+        self.to_config_by(scenario::scenario)
+    }
+
+    /// [`Setup::to_config`] with a service scenario's services left out (as
+    /// [`Setup::playground_config_without_services`]), for code in the page's
+    /// first module or in a chunk that runs only limiters (the lessons).
+    pub fn to_config_without_services(&self) -> Result<Config, SimError> {
+        self.to_config_by(scenario::scenario_without_services)
+    }
+
+    fn to_config_by(
+        &self,
+        build: fn(ScenarioId, &Overrides) -> Result<Config, SimError>,
+    ) -> Result<Config, SimError> {
+        let mut config = build(self.scenario, &self.overrides())?;
         if self.scenario == ScenarioId::Manual && !self.requests.is_empty() {
             config.stream = self.requests.clone();
-            config.validate()?;
+            // (Not a service run: its lanes are all there is to check.)
+            config.validate_lanes()?;
         }
         Ok(config)
     }

@@ -3,8 +3,10 @@
 //! The scenario is read first (the other defaults depend on it), then every pair in
 //! order through [`PARAMETERS`] (or, for `name.i`, [`LANE_PARAMETERS`]); then the
 //! lanes are assembled and each lane's own parameters applied, every one checked by
-//! the engine; last, the whole setup is run once through [`Setup::to_config`]. Each
-//! value that cannot be used becomes a [`Notice`] and its default stays.
+//! the engine; last, the whole setup is run once through
+//! [`Setup::playground_config_without_services`] (a service scenario's services are
+//! checked where they are run). Each value that cannot be used becomes a [`Notice`]
+//! and its default stays.
 //!
 //! To add a parameter: a row in [`PARAMETERS`] (names, handler), a field on
 //! [`Setup`] or [`View`], and its writer in `write.rs` (a test round-trips every
@@ -356,7 +358,10 @@ impl Parsing {
         }
         normalise_ids(&mut lanes);
         setup.lanes = lanes;
-        if let Err(e) = setup.playground_config() {
+        // (A service scenario's services are made and checked where they are run,
+        // [`Setup::playground_config`]: the page's first module has no service
+        // model. A demand the model refuses is said there, in the service view.)
+        if let Err(e) = setup.playground_config_without_services() {
             self.notices.push(Notice {
                 key: "scenario".to_string(),
                 value: setup.scenario.to_string(),

@@ -113,7 +113,7 @@ pub fn Header() -> impl IntoView {
     // The first lane's limit, so that lab B's page speaks of 100 per 60 s.
     let run = ctx.run;
     // A service scenario's own: the retry storm's 50 per 1 s.
-    let rate = Memo::new(move |_| run.with(|r| r.sim.first_limit()));
+    let rate = Memo::new(move |_| run.with(|r| r.sim.first_limit(&r.setup)));
     let tagline = move || {
         let (limit, period) = rate.get().unwrap_or((5, 10_000));
         PAGE.get(ctx.lang.get())

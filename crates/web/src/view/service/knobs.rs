@@ -43,6 +43,8 @@ const ON_OUTAGE: Choices = &[
 #[component]
 pub fn Knobs() -> impl IntoView {
     let ctx = use_ctx();
+    // (As the service view: a knob's refused value is refused where it was typed.)
+    crate::model::make_services_here();
     let shown = Memo::new(move |_| ctx.run.with(|s| s.setup.scenario == ScenarioId::Service));
     move || {
         shown.get().then(|| {

@@ -163,7 +163,12 @@ pub fn yardstick(lane: usize) -> Memo<Option<ServiceYardstick>> {
 #[component]
 pub fn Services() -> impl IntoView {
     let ctx = use_ctx();
-    let ran = Memo::new(move |_| ctx.run.with(|s| Ran(Arc::new(s.sim.run_services()))));
+    // The service model is here now: the page's next service setup is checked whole.
+    crate::model::make_services_here();
+    let ran = Memo::new(move |_| {
+        ctx.run
+            .with(|s| Ran(Arc::new(s.sim.run_services(&s.setup))))
+    });
     provide_context(ServiceRun(ran));
     let lanes = Memo::new(move |_| ran.with(|r| r.timeline().map_or(0, |t| t.lane_count())));
     // One line in the page's language, without the JSON format's path.
