@@ -229,19 +229,30 @@ pub fn marks(marks: Vec<Mark>, c: &MarkContext<'_>) -> Drawn {
                 w.el("title").text(&mark_title(m, arrived, c.lang));
                 if m.decision == Decision::Delay {
                     let xd = c.scale.x(m.departs as f64);
+                    // A departure after the span: the line stops at the picture's
+                    // edge (its margin), where it would cross it, and no circle
+                    // says it left there (it ran over the panel beside the lane).
+                    let edge = c.scale.w() + 8;
+                    let (x2, y2) = if xd > edge && xd > x {
+                        (edge, y + (DEPART_Y - y) * (edge - x) / (xd - x))
+                    } else {
+                        (xd, DEPART_Y)
+                    };
                     w.el("line")
                         .attr("class", "wait")
                         .attr("x1", x)
-                        .attr("x2", xd)
+                        .attr("x2", x2)
                         .attr("y1", y)
-                        .attr("y2", DEPART_Y)
+                        .attr("y2", y2)
                         .end();
-                    w.el("circle")
-                        .attr("class", "departure")
-                        .attr("cx", xd)
-                        .attr("cy", DEPART_Y)
-                        .attr("r", 4)
-                        .end();
+                    if x2 == xd {
+                        w.el("circle")
+                            .attr("class", "departure")
+                            .attr("cx", xd)
+                            .attr("cy", DEPART_Y)
+                            .attr("r", 4)
+                            .end();
+                    }
                 }
                 w.el("circle")
                     .attr("class", "dot")
@@ -563,6 +574,19 @@ mod tests {
         let svg = marks(q, &context(&sim, 12, None)).svg;
         assert!(svg.as_str().contains("delayed 9.8 s"), "{svg:?}");
         assert_eq!(svg.as_str().matches(r#"class="wait""#).count(), 9);
+        assert_eq!(svg.as_str().matches(r#"class="departure""#).count(), 9);
+        // Zoomed to the first 12 s, the waits that end after the span stop at its
+        // edge, without a departure: nothing is drawn past the picture's margin.
+        let mut c = context(&sim, 12, None);
+        c.scale.to = 12_000;
+        let q = sim.marks(1, 0, 12_000).unwrap();
+        let svg = marks(q, &c).svg;
+        let departures = svg.as_str().matches(r#"class="departure""#).count();
+        assert!(departures < 9, "{departures}");
+        for x2 in svg.as_str().split("x2=\"").skip(1) {
+            let x: i64 = x2.split('"').next().unwrap().parse().unwrap();
+            assert!(x <= c.scale.w() + 8, "{x}");
+        }
     }
 
     #[test]
