@@ -6,8 +6,8 @@
 -- State    'w', k, count (struct '<Bdd', 17 bytes): the window index and the
 --          requests counted in it.
 -- TTL      the end of the window.
-local NAME, TAG, A = 'fixed_window', 119, ARGV -- 'w'
-local function nums() return A[4] + 0, A[5] + 0 end
+local NAME, TAG = 'fixed_window', 119 -- 'w'
+local function nums(A) return A[4] + 0, A[5] + 0 end
 --@prelude
 if not (ok and cost <= limit) then
 --@explain

@@ -7,8 +7,8 @@
 -- State    'a', start, count (struct '<Bdd', 17 bytes): when the open window opened,
 --          the requests counted in it.
 -- TTL      the end of the open window.
-local NAME, TAG, A = 'fixed_window_anchored', 97, ARGV -- 'a'
-local function nums() return A[4] + 0, A[5] + 0 end
+local NAME, TAG = 'fixed_window_anchored', 97 -- 'a'
+local function nums(A) return A[4] + 0, A[5] + 0 end
 --@prelude
 if not (ok and cost <= limit) then
 --@explain

@@ -11,8 +11,8 @@
 --          ahead of the last request (in 1/N ms), and that request's time;
 --          TAT = last + ahead / N.
 -- TTL      when TAT is reached (the meter is empty again).
-local NAME, TAG, A = 'gcra', 103, ARGV -- 'g'
-local function nums() return A[4] + 0, A[5] + 0, A[6] + 0 end
+local NAME, TAG = 'gcra', 103 -- 'g'
+local function nums(A) return A[4] + 0, A[5] + 0, A[6] + 0 end
 --@prelude
 if not (ok and burst % 1 == 0 and burst >= 1 and burst <= MAX32
   and burst * period <= 2251799813685247 and cost <= burst) then

@@ -12,8 +12,8 @@
 -- State    'q', ahead, last (struct '<Bdd', 17 bytes): next_out kept as how far it
 --          runs ahead of the last request (in 1/N ms), and that request's time.
 -- TTL      when the last accepted request has left (the queue is empty).
-local NAME, TAG, A = 'leaky_queue', 113, ARGV -- 'q'
-local function nums() return A[4] + 0, A[5] + 0, A[6] + 0 end
+local NAME, TAG = 'leaky_queue', 113 -- 'q'
+local function nums(A) return A[4] + 0, A[5] + 0, A[6] + 0 end
 --@prelude
 if not (ok and burst % 1 == 0 and burst >= 1 and burst <= MAX32
   and burst * period <= 2251799813685247 and cost <= burst) then
@@ -33,8 +33,10 @@ local allowed = ahead < full
 local after = lead
 if allowed then after = lead + cost * period end
 local retry = 0
-if not allowed then retry = ahead - full
-  retry = (retry - retry % limit) / limit + 1 end
+if not allowed then
+  retry = ahead - full
+  retry = (retry - retry % limit) / limit + 1
+end
 -- Requests of cost 1 that would still be queued now, and when one more fits.
 local room = full - after
 if room < 0 then room = 0 end

@@ -11,8 +11,8 @@
 -- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W, burst, delay|nodelay
 -- State    'n', excess, last (struct '<Bdd', 17 bytes).
 -- TTL      when the excess has drained so far that a request would start from 0.
-local NAME, TAG, A = 'nginx', 110, ARGV -- 'n'
-local function nums() return A[4] + 0, A[5] + 0, A[6] + 0, A[7] ~= 'nodelay' and A[7] + 0 end
+local NAME, TAG = 'nginx', 110 -- 'n'
+local function nums(A) return A[4] + 0, A[5] + 0, A[6] + 0, A[7] ~= 'nodelay' and A[7] + 0 end
 --@prelude
 local floor, ceil, nodelay = math.floor, math.ceil, A[7] == 'nodelay'
 local rate = ok and floor(limit * 1000000 / period)

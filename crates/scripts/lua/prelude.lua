@@ -2,23 +2,20 @@
 -- Every number here stays below that: times and periods below 2^52 ms, every
 -- count · period product below 2^51, so that a sum of three still fits. Numbers
 -- become text only through string.format('%d'), never through tostring or .., which
--- keep 14 digits. floor(a / b) is (a - a % b) / b and ceil(a / b) is
--- (a + -a % b) / b, exact for whole 0 <= a < 2^53 and b >= 1 (% is exact there,
--- and leaves a multiple of b), and cheaper than a call. Every call runs this whole
--- text, so library functions are looked up where they are used.
-local BIG, MAX32, call = 4503599627370496, 4294967295, redis.call -- 2^52, 2^32 − 1
+-- keep 14 digits. floor(a / b) is (a - a % b) / b and ceil(a / b) (a + -a % b) / b:
+-- exact for whole 0 <= a < 2^53 and b >= 1, and cheaper than a call. Every call runs
+-- this whole text, so library functions are looked up only where used.
+local A, BIG, MAX32, call = ARGV, 4503599627370496, 4294967295, redis.call -- 2^52, 2^32 − 1
 
 -- ARGV[1] is the time in ms, or TIME for the server's own clock (one clock for every
 -- instance: how a deployment runs it). ARGV[2] is the request's cost. ARGV[3] is
 -- added to TTLs on a virtual clock (see --@store). ARGV[4] and [5] are every
--- limiter's rate: limit requests per period_ms.
--- Every argument is checked on every call: a whole number in its range (`ok`). The
--- usual cost 1 and slack 0 are recognised by their text; the numbers from ARGV[4]
--- on are read by the script's `nums` under one pcall (each tonumber reads its text
--- twice). Each script adds its own checks to `ok`; when that fails, its --@explain
--- part finds the wrong argument and names it.
+-- limiter's rate: limit requests per period_ms. Each must be a whole number in its
+-- range (`ok`): cost 1 and slack 0 are known by their text, ARGV[4] on are read by
+-- the script's `nums` under one pcall (a strtod each; tonumber takes two). When a
+-- check fails, the script's --@explain part names the first wrong argument.
 local SERVER, now, cost, slack = A[1] == 'TIME', 0, 1, 0
-local ok, limit, period, burst, delay = pcall(nums)
+local ok, limit, period, burst, delay = pcall(nums, A)
 ok = ok and limit % 1 == 0 and limit >= 1 and limit <= MAX32
   and period % 1 == 0 and period >= 1 and period < BIG
 if SERVER then

@@ -10,8 +10,8 @@
 -- ARGV     now|TIME, cost, slack_ms, limit N, period_ms W
 -- TTL      both keys: when the newest entry leaves the window.
 -- Memory   up to N members (the memory lab in the README measures it).
-local NAME, TAG, A = 'sliding_log', 108, ARGV -- 'l'
-local function nums() return A[4] + 0, A[5] + 0 end
+local NAME, TAG = 'sliding_log', 108 -- 'l'
+local function nums(A) return A[4] + 0, A[5] + 0 end
 --@prelude
 if not (ok and cost <= limit) then
 --@explain

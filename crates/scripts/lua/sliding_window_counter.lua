@@ -10,8 +10,8 @@
 --          and both counts.
 -- TTL      two windows after the last counted request's window (when prev and curr
 --          are both 0 again).
-local NAME, TAG, A = 'sliding_window_counter', 99, ARGV -- 'c'
-local function nums() return A[4] + 0, A[5] + 0 end
+local NAME, TAG = 'sliding_window_counter', 99 -- 'c'
+local function nums(A) return A[4] + 0, A[5] + 0 end
 --@prelude
 if not (ok and limit * period <= 2251799813685247 and cost <= limit) then
 --@explain
@@ -49,14 +49,12 @@ local slack_w = nw - weighted - curr * period
 if slack_w < 0 then slack_w = 0 end
 local remaining = (slack_w + -slack_w % period) / period
 
--- retry (i = 1, for cost, when denied) and reset (i = 2, for remaining + 1, when
--- not all N would pass; 0 when all would: the estimate decays as the previous
--- window slides out, and is continuous across the window's end): the first whole
--- ms at which a request of cost c that does not pass now would, if nothing else
--- comes (from the counts after this decision). In this window: the least elapsed
--- e' < W with prev · (W − e') < x, x = (N − curr − c + 1) · W, not before now;
--- else in the next (prev = curr, curr = 0), at the least e' with
--- curr · (W − e') < (N − c + 1) · W, or in the one after (e' = W).
+-- retry (i = 1: cost, when denied) and reset (i = 2: remaining + 1, when not all N
+-- would pass; the estimate decays as the previous window slides out, continuous
+-- across its end): the first whole ms at which a request of cost c would pass if
+-- nothing else comes, from the counts after this decision. In this window, the
+-- least elapsed e' < W, not before now, with prev · (W − e') < (N − curr − c + 1) · W;
+-- else in the next (prev = curr, curr = 0) or, failing that, the one after.
 local retry, reset = 0, 0
 for i = allowed and 2 or 1, remaining < limit and 2 or 1 do
   local c, r = i == 1 and cost or remaining + 1, nil

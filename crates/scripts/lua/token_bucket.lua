@@ -11,8 +11,8 @@
 -- State    't', tokens, last (struct '<Bdd', 17 bytes): tokens · W, and the time of
 --          the last refill.
 -- TTL      when the bucket is full again.
-local NAME, TAG, A = 'token_bucket', 116, ARGV -- 't'
-local function nums() return A[4] + 0, A[5] + 0, A[6] + 0 end
+local NAME, TAG = 'token_bucket', 116 -- 't'
+local function nums(A) return A[4] + 0, A[5] + 0, A[6] + 0 end
 --@prelude
 if not (ok and burst % 1 == 0 and burst >= 1 and burst <= MAX32
   and burst * period <= 2251799813685247 and cost <= burst) then
