@@ -3,8 +3,8 @@
 -- count · period product below 2^51, so that a sum of three still fits. Numbers
 -- become text only through string.format('%d'), never through tostring or .., which
 -- keep 14 digits. floor(a / b) is (a - a % b) / b and ceil(a / b) (a + -a % b) / b:
--- exact for whole 0 <= a < 2^53 and b >= 1, and cheaper than a call. Every call runs
--- this whole text, so library functions are looked up only where used.
+-- exact for whole a and b >= 1 with |a| + b <= 2^53, and cheaper than a call. Every
+-- call runs this whole text, so library functions are looked up only where used.
 local A, BIG, MAX32, call = ARGV, 4503599627370496, 4294967295, redis.call -- 2^52, 2^32 − 1
 
 -- ARGV[1] is the time in ms, or TIME for the server's own clock (one clock for every
