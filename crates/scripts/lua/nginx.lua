@@ -42,10 +42,9 @@ if v then
   end
   if now < last then now = last end -- a clock that stepped back (nginx: ms < 0 → 0)
 end
--- Drained: the excess `stored` at `last` becomes, `now − last` ms later, with `add`
--- more: (stored + add) − rate · ms / 1000 rounded down, at least 0. The product is
--- only taken below the point where that reaches 0, so it stays below 2^53. First
--- for this request (add = cost · 1000), then (below) for one more (add = 1000).
+-- Drained: `stored` at `last` with `add` more is now (stored + add) − rate ·
+-- (now − last) / 1000 rounded down, at least 0; the product is only taken while that
+-- is above 0 (below 2^53). For this request (add = cost · 1000), then one more (1000).
 local excess = (cost - 1) * 1000
 if stored then
   excess = stored + cost * 1000

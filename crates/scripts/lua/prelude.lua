@@ -36,10 +36,9 @@ if A[3] ~= '0' then
 end
 
 -- The state is one string of fixed length: the limiter's tag (a letter), then whole
--- numbers as little-endian doubles (struct's '<B' then one 'd' each), read and
--- written without parsing or formatting text. A key holding anything else (another
--- limiter's state, a value written by hand) is refused by name (--@foreign), never
--- misread.
+-- numbers as little-endian doubles (struct's '<B', a 'd' each): no text to parse. A
+-- key holding anything else (another limiter's state, a value written by hand) is
+-- refused by name (--@foreign), never misread.
 
 -- The reply is eleven integers: allowed (1 or 0); the wait, the retry-after and the
 -- reset, each a fraction of a ms (numerator, denominator); the requests that would
