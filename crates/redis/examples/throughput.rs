@@ -22,7 +22,9 @@
 //! them allowed). Unlike the rounds' times these do not move with the machine's
 //! load: they are the profile to optimise against.
 //!
-//! `--quick` for fewer calls and one round. Nothing here asserts a time.
+//! `--quick` for fewer calls and one round; `--instructions [ID...]` for only the
+//! instruction counts (of those ids, e.g. `gcra float_gcra`), in seconds. Nothing
+//! here asserts a time.
 
 use std::time::Instant;
 
@@ -77,8 +79,22 @@ fn main() {
 }
 
 fn run() -> Result<(), String> {
-    let quick = std::env::args().any(|a| a == "--quick");
-    let (calls, rounds) = if quick { (20_000, 1) } else { (100_000, 5) };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    // `--instructions [ID...]`: only the instruction counts, of these ids (`gcra`,
+    // `float_gcra`, ...; all when none), without the timed rounds.
+    let only: Option<Vec<&str>> = args.iter().position(|a| a == "--instructions").map(|i| {
+        args[i + 1..]
+            .iter()
+            .map(String::as_str)
+            .filter(|a| !a.starts_with("--"))
+            .collect()
+    });
+    let (calls, rounds) = match (quick, &only) {
+        (_, Some(_)) => (0, 0),
+        (true, None) => (20_000, 1),
+        (false, None) => (100_000, 5),
+    };
     let server = RedisServer::start()?;
     let mut redis = server.connect().map_err(|e| e.to_string())?;
     println!("redis-version {}", RedisServer::version()?);
@@ -247,9 +263,18 @@ fn run() -> Result<(), String> {
                 args,
             ));
         }
+        runs.retain(|(id, ..)| {
+            only.as_ref().is_none_or(|o| {
+                o.is_empty()
+                    || o.iter()
+                        .any(|w| id == w || id.strip_suffix("@TIME") == Some(w))
+            })
+        });
         for (id, text, nkeys, args) in runs {
             println!("instructions {id} {}", instructions(&text, nkeys, &args)?);
         }
+    } else if only.is_some() {
+        return Err("--instructions needs valgrind".into());
     }
     Ok(())
 }

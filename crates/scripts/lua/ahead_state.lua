@@ -3,10 +3,10 @@
 -- the last accepted request, in 1/N ms, and that request's time. lead becomes how
 -- far it runs ahead of now: max(time, now) − now, 0 once passed.
 local lead = 0
-local v = redis.call('GET', KEYS[1])
+local v = call('GET', KEYS[1])
 if v then
   local tag, ahead, last
-  if #v == 17 then tag, ahead, last = unpack('<Bdd', v) end
+  if #v == 17 then tag, ahead, last = struct.unpack('<Bdd', v) end
   if tag ~= TAG or not (ahead % 1 == 0 and last % 1 == 0 and ahead >= 0 and last >= 0
     and ahead + last < 9007199254740992) then
     -- As foreign.lua (a part cannot splice another).
@@ -14,5 +14,5 @@ if v then
     return redis.error_reply('ERR ratelab ' .. NAME .. ': the key holds ' .. v .. ", not this limiter's state")
   end
   if now < last then now = last end -- a clock that stepped back
-  if now - last < ceil(ahead / limit) then lead = ahead - (now - last) * limit end
+  if now - last < (ahead + -ahead % limit) / limit then lead = ahead - (now - last) * limit end
 end

@@ -1,6 +1,6 @@
   -- (explain.lua, only when the arguments' test failed) Which argument is wrong:
   -- each is read again, in order, and the first bad one is reported by name (E).
-  local format, E = string.format, nil
+  local format, floor, E = string.format, math.floor, nil
   local function int(name, s, lo, hi)
     local n = tonumber(s)
     if n and n % 1 == 0 and n >= lo and n <= hi then return n end

@@ -7,6 +7,7 @@
 --          requests counted in it.
 -- TTL      the end of the window.
 local NAME, TAG = 'fixed_window', 119 -- 'w'
+local function nums(A) return A[4] + 0, A[5] + 0 end
 --@prelude
 if not (ok and cost <= limit) then
 --@explain
@@ -14,12 +15,12 @@ if not (ok and cost <= limit) then
   return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E)
 end
 
-local k = floor(now / period)
+local k = (now - now % period) / period
 local count = 0
-local v = redis.call('GET', KEYS[1])
+local v = call('GET', KEYS[1])
 if v then
   local tag, sk, sn
-  if #v == 17 then tag, sk, sn = unpack('<Bdd', v) end
+  if #v == 17 then tag, sk, sn = struct.unpack('<Bdd', v) end
   if tag ~= TAG or not (sk % 1 == 0 and sn % 1 == 0 and sk >= 0 and sn >= 0
     and sk + sn < 9007199254740992) then
 --@foreign
@@ -35,7 +36,7 @@ local allowed = count + cost <= limit
 local left = finish - now
 if allowed then
   count = count + cost
-  local state, rest = pack('<Bdd', TAG, k, count), left
+  local state, rest = struct.pack('<Bdd', TAG, k, count), left
 --@store
 end
 return {allowed and 1 or 0, 0, 1, allowed and 0 or left, 1, left, 1, limit - count, left, now, 2}

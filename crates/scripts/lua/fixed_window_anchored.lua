@@ -8,6 +8,7 @@
 --          the requests counted in it.
 -- TTL      the end of the open window.
 local NAME, TAG = 'fixed_window_anchored', 97 -- 'a'
+local function nums(A) return A[4] + 0, A[5] + 0 end
 --@prelude
 if not (ok and cost <= limit) then
 --@explain
@@ -16,10 +17,10 @@ if not (ok and cost <= limit) then
 end
 
 local start, count = now, 0
-local v = redis.call('GET', KEYS[1])
+local v = call('GET', KEYS[1])
 if v then
   local tag, s0, sn
-  if #v == 17 then tag, s0, sn = unpack('<Bdd', v) end
+  if #v == 17 then tag, s0, sn = struct.unpack('<Bdd', v) end
   if tag ~= TAG or not (s0 % 1 == 0 and sn % 1 == 0 and s0 >= 0 and sn >= 0
     and s0 + sn < 9007199254740992) then
 --@foreign
@@ -32,7 +33,7 @@ local allowed = count + cost <= limit
 local left = finish - now
 if allowed then
   count = count + cost
-  local state, rest = pack('<Bdd', TAG, start, count), left
+  local state, rest = struct.pack('<Bdd', TAG, start, count), left
 --@store
 end
 return {allowed and 1 or 0, 0, 1, allowed and 0 or left, 1, left, 1, limit - count, left, now, 2}

@@ -12,9 +12,9 @@
 --          TAT = last + ahead / N.
 -- TTL      when TAT is reached (the meter is empty again).
 local NAME, TAG = 'gcra', 103 -- 'g'
+local function nums(A) return A[4] + 0, A[5] + 0, A[6] + 0 end
 --@prelude
-local burst = tonumber(A[6])
-if not (ok and burst and burst % 1 == 0 and burst >= 1 and burst <= MAX32
+if not (ok and burst % 1 == 0 and burst >= 1 and burst <= MAX32
   and burst * period <= 2251799813685247 and cost <= burst) then
 --@explain
   burst = int('burst', A[6], 1, MAX32)
@@ -30,9 +30,9 @@ local inc = cost * period
 -- For cost 1 this is t' − t ≤ τ.
 local allowed = lead + inc <= horizon
 if allowed then lead = lead + inc end
-local rest = ceil(lead / limit)
+local rest = (lead + -lead % limit) / limit
 if allowed then
-  local state = pack('<Bdd', TAG, lead, now)
+  local state = struct.pack('<Bdd', TAG, lead, now)
 --@store
 end
 -- As a bucket: tokens = (τ + T − (TAT − t)) / T.
@@ -40,4 +40,4 @@ local tokens = horizon - lead
 local reset_n = 0
 if lead > 0 then reset_n = period - tokens % period end
 return {allowed and 1 or 0, 0, 1, allowed and 0 or lead + inc - horizon, limit, reset_n, limit,
-  floor(tokens / period), rest, now, 1}
+  (tokens - tokens % period) / period, rest, now, 1}

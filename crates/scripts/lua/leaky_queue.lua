@@ -13,18 +13,18 @@
 --          runs ahead of the last request (in 1/N ms), and that request's time.
 -- TTL      when the last accepted request has left (the queue is empty).
 local NAME, TAG = 'leaky_queue', 113 -- 'q'
+local function nums(A) return A[4] + 0, A[5] + 0, A[6] + 0 end
 --@prelude
-local capacity = tonumber(A[6])
-if not (ok and capacity and capacity % 1 == 0 and capacity >= 1 and capacity <= MAX32
-  and capacity * period <= 2251799813685247 and cost <= capacity) then
+if not (ok and burst % 1 == 0 and burst >= 1 and burst <= MAX32
+  and burst * period <= 2251799813685247 and cost <= burst) then
 --@explain
-  capacity = int('burst', A[6], 1, MAX32)
-  product('burst', capacity)
-  fits(capacity)
+  burst = int('burst', A[6], 1, MAX32)
+  product('burst', burst)
+  fits(burst)
   return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E)
 end
 
-local full = capacity * period -- capacity · gap
+local full = burst * period -- capacity · gap
 --@ahead_state
 
 -- For cost 1 this is (out − t) / gap < capacity.
@@ -33,16 +33,19 @@ local allowed = ahead < full
 local after = lead
 if allowed then after = lead + cost * period end
 local retry = 0
-if not allowed then retry = floor((ahead - full) / limit) + 1 end
+if not allowed then
+  retry = ahead - full
+  retry = (retry - retry % limit) / limit + 1
+end
 -- Requests of cost 1 that would still be queued now, and when one more fits.
 local room = full - after
 if room < 0 then room = 0 end
-local remaining = ceil(room / period)
+local remaining = (room + -room % period) / period
 local reset_n = 0
 if after > 0 then reset_n = after + remaining * period - full + 1 end
-local rest = ceil(after / limit)
+local rest = (after + -after % limit) / limit
 if allowed then
-  local state = pack('<Bdd', TAG, after, now)
+  local state = struct.pack('<Bdd', TAG, after, now)
 --@store
 end
 return {allowed and 1 or 0, allowed and lead or 0, limit, retry, 1, reset_n, limit, remaining, rest, now, 1}

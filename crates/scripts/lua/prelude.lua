@@ -2,31 +2,29 @@
 -- Every number here stays below that: times and periods below 2^52 ms, every
 -- count · period product below 2^51, so that a sum of three still fits. Numbers
 -- become text only through string.format('%d'), never through tostring or .., which
--- keep 14 digits.
-local BIG, MAX32 = 4503599627370496, 4294967295 -- 2^52, 2^32 − 1
-local floor, ceil, format, tonumber, A = math.floor, math.ceil, string.format, tonumber, ARGV
-local pack, unpack = struct.pack, struct.unpack
--- floor(a / b) and ceil(a / b) are exact for whole 0 <= a < 2^53 and b >= 1: the
--- rounding error of a / b is below 1 / b, the least distance from a / b to a whole
--- number it is not. Every call runs this whole text, so it defines no function (a
--- closure is built on every call): the shared steps are parts spliced in.
+-- keep 14 digits. floor(a / b) is (a - a % b) / b and ceil(a / b) (a + -a % b) / b:
+-- exact for whole a and b >= 1 with |a| + b <= 2^53, and cheaper than a call. Every
+-- call runs this whole text, so library functions are looked up only where used.
+local A, BIG, MAX32, call = ARGV, 4503599627370496, 4294967295, redis.call -- 2^52, 2^32 − 1
 
 -- ARGV[1] is the time in ms, or TIME for the server's own clock (one clock for every
 -- instance: how a deployment runs it). ARGV[2] is the request's cost. ARGV[3] is
 -- added to TTLs on a virtual clock (see --@store). ARGV[4] and [5] are every
--- limiter's rate: limit requests per period_ms.
--- Every argument is checked on every call, in tests that call nothing and make no
--- string: a whole number in its range (`ok`). The usual cost 1 and slack 0 are
--- recognised by their text alone. Each script adds its own arguments and products
--- to `ok`; when that fails, its --@explain part finds the wrong one and names it.
-local SERVER, ok = A[1] == 'TIME', true
-local now, cost, slack = 0, 1, 0
+-- limiter's rate: limit requests per period_ms. Each must be a whole number in its
+-- range (`ok`): cost 1 and slack 0 are known by their text, ARGV[4] on are read by
+-- the script's `nums` under one pcall (a strtod each; tonumber takes two). When a
+-- check fails, the script's --@explain part names the first wrong argument.
+local SERVER, now, cost, slack = A[1] == 'TIME', 0, 1, 0
+local ok, limit, period, burst, delay = pcall(nums, A)
+ok = ok and limit % 1 == 0 and limit >= 1 and limit <= MAX32
+  and period % 1 == 0 and period >= 1 and period < BIG
 if SERVER then
-  local t = redis.call('TIME') -- seconds and microseconds, both in digits
-  now = t[1] * 1000 + floor(t[2] / 1000)
+  local t = call('TIME') -- seconds and microseconds, both in digits
+  local us = t[2] + 0
+  now = t[1] * 1000 + (us - us % 1000) / 1000
 else
   now = tonumber(A[1])
-  ok = now and now % 1 == 0 and now >= 0 and now < BIG
+  ok = ok and now and now % 1 == 0 and now >= 0 and now < BIG
 end
 if A[2] ~= '1' then
   cost = tonumber(A[2])
@@ -36,15 +34,11 @@ if A[3] ~= '0' then
   slack = tonumber(A[3])
   ok = ok and slack and slack % 1 == 0 and slack >= 0 and slack < BIG
 end
-local limit, period = tonumber(A[4]), tonumber(A[5])
-ok = ok and limit and period and limit % 1 == 0 and limit >= 1 and limit <= MAX32
-  and period % 1 == 0 and period >= 1 and period < BIG
 
 -- The state is one string of fixed length: the limiter's tag (a letter), then whole
--- numbers as little-endian doubles (struct's '<B' then one 'd' each), read and
--- written without parsing or formatting text. A key holding anything else (another
--- limiter's state, a value written by hand) is refused by name (--@foreign), never
--- misread.
+-- numbers as little-endian doubles (struct's '<B', a 'd' each): no text to parse. A
+-- key holding anything else (another limiter's state, a value written by hand) is
+-- refused by name (--@foreign), never misread.
 
 -- The reply is eleven integers: allowed (1 or 0); the wait, the retry-after and the
 -- reset, each a fraction of a ms (numerator, denominator); the requests that would

@@ -11,6 +11,7 @@
 -- TTL      both keys: when the newest entry leaves the window.
 -- Memory   up to N members (the memory lab in the README measures it).
 local NAME, TAG = 'sliding_log', 108 -- 'l'
+local function nums(A) return A[4] + 0, A[5] + 0 end
 --@prelude
 if not (ok and cost <= limit) then
 --@explain
@@ -18,34 +19,34 @@ if not (ok and cost <= limit) then
   return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E)
 end
 
-local log, held = KEYS[1], KEYS[2]
+local log, held, format = KEYS[1], KEYS[2], string.format
 local function count_of(member) return tonumber(string.match(member, ':(%d+)$')) or 0 end
 
-local newest = redis.call('ZRANGE', log, -1, -1, 'WITHSCORES')
+local newest = call('ZRANGE', log, -1, -1, 'WITHSCORES')
 local newest_t = newest[2] and tonumber(newest[2])
 if newest_t and now < newest_t then now = newest_t end -- a clock that stepped back
 local cutoff = now - period -- entries at or before it have left (now − W, now]
 local live, members, changed = 0, 0, false
 local oldest_t
 if newest_t and newest_t <= cutoff then
-  redis.call('DEL', log, held) -- everything has expired
+  call('DEL', log, held) -- everything has expired
   newest_t = nil
 elseif newest_t then
-  local v = redis.call('GET', held) or 'nothing'
+  local v = call('GET', held) or 'nothing'
   local tag
-  if #v == 17 then tag, live, members = unpack('<Bdd', v) end
+  if #v == 17 then tag, live, members = struct.unpack('<Bdd', v) end
   if tag ~= TAG or not (live % 1 == 0 and members % 1 == 0 and live >= 0 and members >= 0
     and live + members < 9007199254740992) then
 --@foreign
   end
-  local oldest = redis.call('ZRANGE', log, 0, 0, 'WITHSCORES')
+  local oldest = call('ZRANGE', log, 0, 0, 'WITHSCORES')
   oldest_t = tonumber(oldest[2])
   if oldest_t <= cutoff then
-    local gone = redis.call('ZRANGEBYSCORE', log, '-inf', cutoff)
+    local gone = call('ZRANGEBYSCORE', log, '-inf', cutoff)
     for i = 1, #gone do live = live - count_of(gone[i]) end
     members = members - #gone
-    redis.call('ZREMRANGEBYSCORE', log, '-inf', cutoff)
-    oldest_t = tonumber(redis.call('ZRANGE', log, 0, 0, 'WITHSCORES')[2])
+    call('ZREMRANGEBYSCORE', log, '-inf', cutoff)
+    oldest_t = tonumber(call('ZRANGE', log, 0, 0, 'WITHSCORES')[2])
     changed = true
   end
 end
@@ -53,10 +54,10 @@ end
 local allowed = live + cost <= limit
 if allowed then
   if newest_t == now then
-    redis.call('ZREM', log, newest[1])
-    redis.call('ZADD', log, now, format('%d:%d', now, count_of(newest[1]) + cost))
+    call('ZREM', log, newest[1])
+    call('ZADD', log, now, format('%d:%d', now, count_of(newest[1]) + cost))
   else
-    redis.call('ZADD', log, now, format('%d:%d', now, cost))
+    call('ZADD', log, now, format('%d:%d', now, cost))
     members = members + 1
   end
   live = live + cost
@@ -70,7 +71,7 @@ if not allowed then
   -- live + cost − N requests must leave first; the last of them decides.
   local j = live + cost - limit - 1
   local seen = 0
-  local entries = redis.call('ZRANGE', log, 0, j, 'WITHSCORES')
+  local entries = call('ZRANGE', log, 0, j, 'WITHSCORES')
   for i = 1, #entries, 2 do
     seen = seen + count_of(entries[i])
     if j < seen then
@@ -86,18 +87,18 @@ end
 if changed then
   if live > 0 then
     -- As store.lua, for both keys (rest > 0 here).
-    local state = pack('<Bdd', TAG, live, members)
+    local state = struct.pack('<Bdd', TAG, live, members)
     if SERVER then
       local at = format('%d', now + rest)
-      redis.call('SET', held, state, 'PXAT', at)
-      redis.call('PEXPIREAT', log, at)
+      call('SET', held, state, 'PXAT', at)
+      call('PEXPIREAT', log, at)
     else
       local ms = format('%d', rest + slack)
-      redis.call('SET', held, state, 'PX', ms)
-      redis.call('PEXPIRE', log, ms)
+      call('SET', held, state, 'PX', ms)
+      call('PEXPIRE', log, ms)
     end
   else
-    redis.call('DEL', log, held)
+    call('DEL', log, held)
   end
 end
 local remaining = limit - live

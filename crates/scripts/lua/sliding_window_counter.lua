@@ -11,6 +11,7 @@
 -- TTL      two windows after the last counted request's window (when prev and curr
 --          are both 0 again).
 local NAME, TAG = 'sliding_window_counter', 99 -- 'c'
+local function nums(A) return A[4] + 0, A[5] + 0 end
 --@prelude
 if not (ok and limit * period <= 2251799813685247 and cost <= limit) then
 --@explain
@@ -19,12 +20,12 @@ if not (ok and limit * period <= 2251799813685247 and cost <= limit) then
   return redis.error_reply('ERR ratelab ' .. NAME .. ': ' .. E)
 end
 
-local k = floor(now / period)
+local k = (now - now % period) / period
 local prev, curr = 0, 0
-local v = redis.call('GET', KEYS[1])
+local v = call('GET', KEYS[1])
 if v then
   local tag, sk, sp, sc
-  if #v == 25 then tag, sk, sp, sc = unpack('<Bddd', v) end
+  if #v == 25 then tag, sk, sp, sc = struct.unpack('<Bddd', v) end
   if tag ~= TAG or not (sk % 1 == 0 and sp % 1 == 0 and sc % 1 == 0 and sk >= 0 and sp >= 0
     and sc >= 0 and sk + sp + sc < 9007199254740992) then
 --@foreign
@@ -46,36 +47,35 @@ if allowed then curr = curr + cost end
 -- Requests of cost 1 that would still pass now: ceil(slack / W).
 local slack_w = nw - weighted - curr * period
 if slack_w < 0 then slack_w = 0 end
-local remaining = ceil(slack_w / period)
+local remaining = (slack_w + -slack_w % period) / period
 
--- The first whole ms at which a request of cost c that does not pass now would
--- pass, if nothing else comes (from the counts after this decision).
-local function first_pass(c)
-  -- The least elapsed e' < W with p · (W − e') < x, or nil.
-  local function first_fit(p, x)
-    if x <= 0 then return nil end
-    if p == 0 then return 0 end
-    local e = period + 1 - ceil(x / p)
+-- retry (i = 1: cost, when denied) and reset (i = 2: remaining + 1, when not all N
+-- would pass; the estimate decays as the previous window slides out, continuous
+-- across its end): the first whole ms at which a request of cost c would pass if
+-- nothing else comes, from the counts after this decision. In this window, the
+-- least elapsed e' < W, not before now, with prev · (W − e') < (N − curr − c + 1) · W;
+-- else in the next (prev = curr, curr = 0) or, failing that, the one after.
+local retry, reset = 0, 0
+for i = allowed and 2 or 1, remaining < limit and 2 or 1 do
+  local c, r = i == 1 and cost or remaining + 1, nil
+  local x = (limit - curr - c + 1) * period
+  if x > 0 then
+    local e = 0
+    if prev > 0 then e = period + 1 - (x + -x % prev) / prev end
     if e < 0 then e = 0 end
-    if e < period then return e end
-    return nil
+    if e >= elapsed and e < period then r = e - elapsed end
   end
-  local fit
-  if curr + c - 1 < limit then
-    fit = first_fit(prev, (limit - curr - c + 1) * period)
-    if fit and fit < elapsed then fit = nil end
+  if not r then
+    local e = 0
+    if curr > 0 then
+      x = (limit - c + 1) * period
+      e = period + 1 - (x + -x % curr) / curr
+      if e < 0 then e = 0 elseif e > period then e = period end
+    end
+    r = period - elapsed + e
   end
-  if fit then return fit - elapsed end
-  -- The next window (prev = curr, curr = 0); failing that, the one after it.
-  return period - elapsed + (first_fit(curr, (limit - c + 1) * period) or period)
+  if i == 1 then retry = r else reset = r end
 end
-local retry = 0
-if not allowed then retry = first_pass(cost) end
--- When remaining next grows: not the window's end (the estimate decays as the
--- previous window slides out, and is continuous across the end) but the moment a
--- request of cost remaining + 1 would pass. 0 when all N would pass.
-local reset = 0
-if remaining < limit then reset = first_pass(remaining + 1) end
 
 local rest = 0
 if curr > 0 then
@@ -84,7 +84,7 @@ elseif prev > 0 then
   rest = (k + 1) * period - now
 end
 if allowed then
-  local state = pack('<Bddd', TAG, k, prev, curr)
+  local state = struct.pack('<Bddd', TAG, k, prev, curr)
 --@store
 end
 return {allowed and 1 or 0, 0, 1, retry, 1, reset, 1, remaining, rest, now, 3}

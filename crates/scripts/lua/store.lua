@@ -6,9 +6,9 @@
   -- loses state it still needs. Times go as text written by %d (Redis would write a
   -- number with %.17g, and that costs more).
   if rest < 1 then
-    redis.call('DEL', KEYS[1])
+    call('DEL', KEYS[1])
   elseif SERVER then
-    redis.call('SET', KEYS[1], state, 'PXAT', format('%d', now + rest))
+    call('SET', KEYS[1], state, 'PXAT', string.format('%d', now + rest))
   else
-    redis.call('SET', KEYS[1], state, 'PX', format('%d', rest + slack))
+    call('SET', KEYS[1], state, 'PX', string.format('%d', rest + slack))
   end

@@ -12,9 +12,9 @@
 --          the last refill.
 -- TTL      when the bucket is full again.
 local NAME, TAG = 'token_bucket', 116 -- 't'
+local function nums(A) return A[4] + 0, A[5] + 0, A[6] + 0 end
 --@prelude
-local burst = tonumber(A[6])
-if not (ok and burst and burst % 1 == 0 and burst >= 1 and burst <= MAX32
+if not (ok and burst % 1 == 0 and burst >= 1 and burst <= MAX32
   and burst * period <= 2251799813685247 and cost <= burst) then
 --@explain
   burst = int('burst', A[6], 1, MAX32)
@@ -25,10 +25,10 @@ end
 
 local full = burst * period
 local tokens = full
-local v = redis.call('GET', KEYS[1])
+local v = call('GET', KEYS[1])
 if v then
   local tag, had, last
-  if #v == 17 then tag, had, last = unpack('<Bdd', v) end
+  if #v == 17 then tag, had, last = struct.unpack('<Bdd', v) end
   if tag ~= TAG or not (had % 1 == 0 and last % 1 == 0 and had >= 0 and last >= 0
     and had + last < 9007199254740992) then
 --@foreign
@@ -36,7 +36,8 @@ if v then
   if now < last then now = last end -- a clock that stepped back
   -- Refill N per ms (in 1/W tokens), up to full. The product is only taken below
   -- the point where the bucket is full, so it stays below 2^51.
-  if now - last >= ceil((full - had) / limit) then
+  local gap = full - had
+  if now - last >= (gap + -gap % limit) / limit then
     tokens = full
   else
     tokens = had + (now - last) * limit
@@ -46,13 +47,14 @@ end
 local need = cost * period
 local allowed = tokens >= need
 if allowed then tokens = tokens - need end
-local rest = ceil((full - tokens) / limit)
+local rest = full - tokens
+rest = (rest + -rest % limit) / limit
 if allowed then
-  local state = pack('<Bdd', TAG, tokens, now)
+  local state = struct.pack('<Bdd', TAG, tokens, now)
 --@store
 end
 -- The next whole token comes when tokens reaches the next multiple of W.
 local reset_n = 0
 if tokens < full then reset_n = period - tokens % period end
 return {allowed and 1 or 0, 0, 1, allowed and 0 or need - tokens, limit, reset_n, limit,
-  floor(tokens / period), rest, now, 2}
+  (tokens - tokens % period) / period, rest, now, 2}
