@@ -50,8 +50,10 @@ pub const FIRST_LOAD: &[&str] = &[
 /// made room for links that keep the zoom, the folds and the part in view (298.5 KB);
 /// 300 KB again (299.7 KB) once the live limiter's class and the service view's
 /// fold rule came to the first module in the same session: the first load ended
-/// where it began, with three features more.
-pub const BUNDLE_BUDGET_GZIP: u64 = 300_000;
+/// where it began, with three features more; 291.5 KB when the service model
+/// (making and checking a service scenario's services) left it for the chunks
+/// that run services (290.8 KB).
+pub const BUNDLE_BUDGET_GZIP: u64 = 291_500;
 
 /// Each panel fetched on demand and its gzipped budget, in bytes: what a visitor
 /// has fetched in all once the panel is open, the first load and what opening it
@@ -73,18 +75,23 @@ pub const BUNDLE_BUDGET_GZIP: u64 = 300_000;
 /// lessons 364.5 -> 366 (365.5: the catalog's fold kept by links, the panel's words
 /// read from its fetched texts); chooser 320.5 -> 321 (320.8: what it shares with
 /// the lessons); new: about (its texts fetched) and place (the part a link names).
+/// Session 14: the service model left the first load (-9.1 KB) for a chunk shared
+/// by the three panels that make services: every other panel down by 8-9 KB;
+/// api 406 -> 409.5 (409.1), import 368 -> 371.5 (370.8), service 388 -> 391.5
+/// (390.9): the model costs about 12 KB as a chunk where it cost 9 in the first
+/// module (calls across modules, a file of its own to compress).
 pub const PANEL_BUDGETS: &[(&str, u64)] = &[
-    ("about", 310_500),
-    ("api", 406_000),
-    ("chooser", 321_000),
-    ("import", 368_000),
-    ("lessons", 366_000),
-    ("place", 302_000),
-    ("production", 328_000),
-    ("service", 388_000),
-    ("setup", 347_000),
-    ("sweep", 319_500),
-    ("trace", 323_500),
+    ("about", 303_000),
+    ("api", 409_500),
+    ("chooser", 313_500),
+    ("import", 371_500),
+    ("lessons", 363_500),
+    ("place", 293_500),
+    ("production", 320_500),
+    ("service", 391_500),
+    ("setup", 338_500),
+    ("sweep", 310_000),
+    ("trace", 314_500),
 ];
 
 /// Chromium as root, with no network to talk to.

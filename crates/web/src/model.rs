@@ -212,9 +212,11 @@ thread_local! {
     /// runs them ([`Sim::run_services`]) and, once loaded, sets this to make them
     /// here too ([`make_services_here`]), so that a service setup that is refused is
     /// refused at once, where it was typed.
-    static MAKE_CONFIG: Cell<fn(&Setup) -> Result<Config, SimError>> =
-        Cell::new(Setup::playground_config_without_services);
+    static MAKE_CONFIG: Cell<MakeConfig> = Cell::new(Setup::playground_config_without_services);
 }
+
+/// A setup's config, as [`Sim::new`] makes it ([`MAKE_CONFIG`]).
+type MakeConfig = fn(&Setup) -> Result<Config, SimError>;
 
 /// From now on [`Sim::new`] makes a service scenario's services (and refuses those
 /// the service model refuses). Called by the service view's chunk.
