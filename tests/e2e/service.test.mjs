@@ -330,6 +330,7 @@ test('"Your service": cards named by their limiters, errors in one line without 
     await line.waitFor();
     const text = (await line.textContent()).trim();
     assert.ok(text.length > 0 && !/services\[|clients\[|\]\.|\bservices\./.test(text) && !text.includes('\n'), text);
+    assert.ok(lang === 'vi' ? text.startsWith('các khách sẽ gửi khoảng') : text.startsWith('the clients would send about'), text);
     assert.equal(await huge.locator('.services article.service').count(), 0, text);
     assert.equal(await huge.locator('.notices li').count(), 0, text);
     assert.equal(await huge.locator('input[name="service.clients"]').inputValue(), '100', text);

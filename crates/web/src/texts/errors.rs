@@ -21,6 +21,8 @@ pub struct ErrorTexts {
     pub whole: &'static str,
     pub duration: &'static str,
     pub nginx_rate: &'static str,
+    pub demand: &'static str,
+    pub retries: &'static str,
     pub lane: &'static str,
 }
 
@@ -34,6 +36,8 @@ pub static ERRORS: Tr<ErrorTexts> = Tr {
         whole: "must be a whole number, not {got}",
         duration: "must be a duration like 10s, 500ms, 1.5s or 2m, not {got}",
         nginx_rate: "nginx needs at least 0.001 requests per second (limit ÷ period)",
+        demand: "the clients would send about {value} requests, more than {max}: lower the clients, their demand or the duration",
+        retries: "the retries would make more than {max} requests (by {got}): lower the clients or the attempts",
         lane: "lane {value}",
     },
     vi: ErrorTexts {
@@ -44,6 +48,8 @@ pub static ERRORS: Tr<ErrorTexts> = Tr {
         whole: "phải là số nguyên, không phải {got}",
         duration: "phải là khoảng thời gian như 10s, 500ms, 1.5s hoặc 2m, không phải {got}",
         nginx_rate: "nginx cần ít nhất 0,001 yêu cầu mỗi giây (giới hạn ÷ chu kỳ)",
+        demand: "các khách sẽ gửi khoảng {value} yêu cầu, quá mức {max}: hãy giảm số khách, nhu cầu mỗi khách hoặc thời lượng",
+        retries: "các lần thử lại sẽ tạo hơn {max} yêu cầu (đến {got}): hãy giảm số khách hoặc số lần gửi",
         lane: "làn {value}",
     },
 };
@@ -110,6 +116,21 @@ pub fn translate(rest: &str, lang: Lang) -> String {
     }
     if rest.starts_with("nginx needs a rate of at least") {
         return t.nginx_rate.to_string();
+    }
+    // The service model's two demand limits (`ServiceSpec::validate`, the run).
+    if let Some((value, max)) = rest
+        .strip_prefix("the demand would make about ")
+        .and_then(|r| r.split_once(" requests, more than "))
+    {
+        let max = max.split(' ').next().unwrap_or(max);
+        return t.demand.replace("{value}", value).replace("{max}", max);
+    }
+    if let Some((max, by)) = rest
+        .strip_prefix("the retries would make more than ")
+        .and_then(|r| r.split_once(" requests (by "))
+    {
+        let by = by.split([',', ')']).next().unwrap_or(by);
+        return t.retries.replace("{max}", max).replace("{got}", by);
     }
     if let Some(s) = quoted("must be a whole number, got ", t.whole).or_else(|| {
         quoted(

@@ -221,6 +221,22 @@ mod tests {
             crate::texts::errors::without_path("no path: here"),
             "no path: here"
         );
+        // The service model's demand limits, in both languages.
+        use crate::texts::{errors::translate, Lang};
+        let demand = "the demand would make about 6180000 requests, more than 2000000 (lower the clients, their rates or duration_ms)";
+        assert_eq!(
+            translate(demand, Lang::En),
+            "the clients would send about 6180000 requests, more than 2000000: lower the clients, their demand or the duration"
+        );
+        assert_eq!(
+            translate(demand, Lang::Vi),
+            "các khách sẽ gửi khoảng 6180000 yêu cầu, quá mức 2000000: hãy giảm số khách, nhu cầu mỗi khách hoặc thời lượng"
+        );
+        let retries = "the retries would make more than 2000000 requests (by t = 5 ms, from a demand of 80); lower max_attempts, the demand or duration_ms";
+        assert_eq!(
+            translate(retries, Lang::Vi),
+            "các lần thử lại sẽ tạo hơn 2000000 yêu cầu (đến t = 5 ms): hãy giảm số khách hoặc số lần gửi"
+        );
         // A link's notice, in both languages.
         let line = "scenario=service: services[0].clients: the demand would make about 6180000 requests, more than 2000000 (lower the clients, their rates or duration_ms); showing the scenario's defaults";
         for lang in [crate::texts::Lang::En, crate::texts::Lang::Vi] {
