@@ -52,8 +52,9 @@ pub const FIRST_LOAD: &[&str] = &[
 /// fold rule came to the first module in the same session: the first load ended
 /// where it began, with three features more; 291.5 KB when the service model
 /// (making and checking a service scenario's services) left it for the chunks
-/// that run services (290.8 KB).
-pub const BUNDLE_BUDGET_GZIP: u64 = 291_500;
+/// that run services (290.8 KB), and 292 KB once the service model's two demand
+/// messages were said in the page's words (291.4 KB).
+pub const BUNDLE_BUDGET_GZIP: u64 = 292_000;
 
 /// Each panel fetched on demand and its gzipped budget, in bytes: what a visitor
 /// has fetched in all once the panel is open, the first load and what opening it
@@ -77,21 +78,21 @@ pub const BUNDLE_BUDGET_GZIP: u64 = 291_500;
 /// the lessons); new: about (its texts fetched) and place (the part a link names).
 /// Session 14: the service model left the first load (-9.1 KB) for a chunk shared
 /// by the three panels that make services: every other panel down by 8-9 KB;
-/// api 406 -> 409.5 (409.1), import 368 -> 371.5 (370.8), service 388 -> 391.5
-/// (390.9): the model costs about 12 KB as a chunk where it cost 9 in the first
+/// api 406 -> 410 (409.6), import 368 -> 372 (371.3), service 388 -> 392
+/// (391.4), with the demand messages in en and vi: the model costs about 12 KB as a chunk where it cost 9 in the first
 /// module (calls across modules, a file of its own to compress).
 pub const PANEL_BUDGETS: &[(&str, u64)] = &[
-    ("about", 303_000),
-    ("api", 409_500),
-    ("chooser", 313_500),
-    ("import", 371_500),
-    ("lessons", 363_500),
-    ("place", 293_500),
-    ("production", 320_500),
-    ("service", 391_500),
-    ("setup", 338_500),
-    ("sweep", 310_000),
-    ("trace", 314_500),
+    ("about", 303_500),
+    ("api", 410_000),
+    ("chooser", 314_000),
+    ("import", 372_000),
+    ("lessons", 364_000),
+    ("place", 294_000),
+    ("production", 321_000),
+    ("service", 392_000),
+    ("setup", 339_000),
+    ("sweep", 310_500),
+    ("trace", 315_000),
 ];
 
 /// Chromium as root, with no network to talk to.
