@@ -100,8 +100,8 @@ impl From<Checked> for Imported {
     }
 }
 
-/// A read import as an action carries it ([`crate::state::Action::Import`],
-/// [`crate::state::Action::Read`]): taken once by the playground. Equal only to
+/// A read import as an action carries it ([`crate::state::Playground::import_json`],
+/// [`crate::state::Playground::read`]): taken once by the playground. Equal only to
 /// itself, and printed without its contents, so that the page's actions do not
 /// compare or print configs (code the page would otherwise carry for nothing).
 /// The page's first module never reads JSON: the JSON box (in the setup's chunk)

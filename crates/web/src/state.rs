@@ -187,7 +187,7 @@ impl From<String> for BoxText {
 
 /// The custom stream as its text box shows it (times separated by spaces), or,
 /// for a stream longer than the box takes ([`share::MAX_URL_REQUESTS`], the cap of
-/// [`Action::ApplyRequests`]), `Err` with its length: the box is left empty and a
+/// [`Playground::apply_requests`]), `Err` with its length: the box is left empty and a
 /// short line says why. (Written out, 2 000 000 requests are 14 MB of text that
 /// took over a second to make and lay out, in a box that would refuse it back.)
 pub fn custom_text(stream: &ratelab_sim::Stream) -> Result<String, usize> {
@@ -202,7 +202,7 @@ pub fn custom_text(stream: &ratelab_sim::Stream) -> Result<String, usize> {
 /// between frames ([`Building`]); a slice is a few tens of ms of work.
 pub const SLICE: usize = 20_000;
 
-/// An import being built a slice at a time ([`Action::BuildSome`], one slice
+/// An import being built a slice at a time ([`Playground::build_some`], one slice
 /// after each frame the page paints), so that the page keeps answering and shows
 /// how far it is. The setup in force stays until the build is done; a new change
 /// of the setup cancels it.
@@ -274,48 +274,6 @@ pub enum Action {
     Lang(Lang),
     /// Open a scenario with its opening lanes.
     Scenario(ScenarioId),
-    /// A text field was changed to this text, as typed.
-    Edit(Field, String),
-    /// nginx's `nodelay` on lane `j`.
-    NoDelay(usize, bool),
-    /// Add a lane (up to [`MAX_PLAYGROUND_LANES`]).
-    Add(Algorithm),
-    /// Remove lane `j` (down to three).
-    Remove(usize),
-    /// Run the custom stream as typed (times separated by commas or spaces).
-    ApplyRequests(String),
-    /// Fill the JSON box with this text: the current setup in the JSON format
-    /// ([`import::export`], made by the box, in the setup's chunk).
-    Export(String),
-    /// Run the JSON box's text `.0`, read by the box ([`import::read`], in the
-    /// setup's chunk: the JSON reader is not in the first module).
-    Import(String, Answer),
-    /// The JSON box's text was edited: the text, or `None` for one longer than
-    /// [`import::WORKER_TEXT`], which stays in the box without a copy here (the
-    /// copy into the wasm took about 140 ms at 2 000 000 requests; only an import
-    /// reads it, from the box). [`Playground::json`] then keeps its older text, which
-    /// is written into the box again only when it is replaced (an export, or an
-    /// import of a small text).
-    JsonEdited(Option<String>),
-    /// The JSON box was opened or closed.
-    JsonOpen(bool),
-    /// Build the next slice of a big import ([`Building`]).
-    BuildSome,
-    /// The JSON box's big text is being read in a worker ([`crate::import`]):
-    /// the page says "reading…" ([`Playground::reading`] is its ticket) until
-    /// [`Action::Read`] comes. The text stays in the box, not copied here: its
-    /// copy into the wasm took 140 ms at 2 000 000 requests. (Where the worker
-    /// cannot read it, the page imports it here instead, [`Action::Import`].)
-    Reading,
-    /// What the worker read for ticket `.0`. An answer for another ticket (a
-    /// newer import, or a change of the setup since) is ignored.
-    Read(u64, Answer),
-    /// The JSON box's text was copied to the clipboard.
-    Copied,
-    /// Lab D's sweep started.
-    SweepStarted,
-    /// Lab D's sweep finished (or failed).
-    SweepDone(SweepResult),
     /// Hide the notices.
     Dismiss,
     /// Play or pause; playing from the end starts over.
@@ -631,62 +589,6 @@ impl Playground {
         match action {
             Action::Lang(lang) => self.lang = lang,
             Action::Scenario(id) => self.open_scenario(id),
-            Action::Edit(field, text) => self.edit(field, &text),
-            Action::NoDelay(j, on) => {
-                let r = self.change_lane(j, |a, p| {
-                    if a == Algorithm::Nginx {
-                        p.nodelay = on;
-                        if on {
-                            p.delay = None;
-                        }
-                    }
-                });
-                self.set_error(Place::Field(Field::Lane(j, LaneField::Delay)), r.err());
-            }
-            Action::Add(a) => {
-                let r = self.change(|s| {
-                    let (n, p) = s.budget();
-                    if s.lanes.len() < MAX_PLAYGROUND_LANES {
-                        s.lanes.push(LaneSpec::simple(a, n, p));
-                        normalise_ids(&mut s.lanes);
-                    }
-                });
-                self.set_error(Place::Lanes, r.err());
-            }
-            Action::Remove(j) => {
-                let r = self.change(|s| {
-                    if s.lanes.len() > MIN_LANES && j < s.lanes.len() {
-                        s.lanes.remove(j);
-                        normalise_ids(&mut s.lanes);
-                    }
-                });
-                self.set_error(Place::Lanes, r.err());
-            }
-            Action::ApplyRequests(text) => self.apply_requests(&text),
-            Action::Export(json) => self.export_json(json),
-            Action::Import(text, answer) => self.import_json(&text, &answer),
-            Action::JsonEdited(text) => {
-                if let Some(text) = text {
-                    self.set_json(text);
-                }
-                self.copied = false;
-            }
-            Action::JsonOpen(open) => self.json_open = open,
-            Action::BuildSome => self.build_some(),
-            Action::Reading => {
-                self.json_open = true;
-                self.building = None;
-                self.set_error(Place::Json, None);
-                self.tickets += 1;
-                self.reading = Some(self.tickets);
-            }
-            Action::Read(ticket, answer) => self.read(ticket, &answer),
-            Action::Copied => self.copied = true,
-            Action::SweepStarted => self.sweep_running = true,
-            Action::SweepDone(result) => {
-                self.sweep = Some(result);
-                self.sweep_running = false;
-            }
             Action::Dismiss => self.notices.clear(),
             Action::Play => self.toggle_play(),
             Action::Prev => {
@@ -726,6 +628,97 @@ impl Playground {
                 }
             }
         }
+    }
+
+    /// nginx's `nodelay` on lane `j` was switched.
+    pub fn set_nodelay(&mut self, j: usize, on: bool) {
+        let r = self.change_lane(j, |a, p| {
+            if a == Algorithm::Nginx {
+                p.nodelay = on;
+                if on {
+                    p.delay = None;
+                }
+            }
+        });
+        self.set_error(Place::Field(Field::Lane(j, LaneField::Delay)), r.err());
+    }
+
+    /// Adds a lane (up to [`MAX_PLAYGROUND_LANES`]).
+    pub fn add_lane(&mut self, a: Algorithm) {
+        let r = self.change(|s| {
+            let (n, p) = s.budget();
+            if s.lanes.len() < MAX_PLAYGROUND_LANES {
+                s.lanes.push(LaneSpec::simple(a, n, p));
+                normalise_ids(&mut s.lanes);
+            }
+        });
+        self.set_error(Place::Lanes, r.err());
+    }
+
+    /// Removes lane `j` (down to three).
+    pub fn remove_lane(&mut self, j: usize) {
+        let r = self.change(|s| {
+            if s.lanes.len() > MIN_LANES && j < s.lanes.len() {
+                s.lanes.remove(j);
+                normalise_ids(&mut s.lanes);
+            }
+        });
+        self.set_error(Place::Lanes, r.err());
+    }
+
+    /// The JSON box's text was edited: the text, or `None` for one longer than
+    /// [`import::WORKER_TEXT`], which stays in the box without a copy here (the
+    /// copy into the wasm took about 140 ms at 2 000 000 requests; only an import
+    /// reads it, from the box). [`Playground::json`] then keeps its older text, which
+    /// is written into the box again only when it is replaced (an export, or an
+    /// import of a small text).
+    pub fn json_edited(&mut self, text: Option<String>) {
+        if let Some(text) = text {
+            self.set_json(text);
+        }
+        self.copied = false;
+    }
+
+    /// The JSON box's text could not be imported at all (its chunk could not be
+    /// fetched): the box stays open with `error` under it, the setup as it was.
+    pub fn json_failed(&mut self, error: String) {
+        self.json_open = true;
+        self.reading = None;
+        self.set_error(Place::Json, Some(error));
+    }
+
+    /// The JSON box was opened or closed.
+    pub fn open_json(&mut self, open: bool) {
+        self.json_open = open;
+    }
+
+    /// The JSON box's big text is being read in a worker ([`crate::import`]): the
+    /// page says "reading…" ([`Playground::reading`] is its ticket) until
+    /// [`Playground::read`] comes. The text stays in the box, not copied here: its
+    /// copy into the wasm took 140 ms at 2 000 000 requests. (Where the worker
+    /// cannot read it, the page imports it here instead, [`Playground::import_json`].)
+    pub fn start_reading(&mut self) {
+        self.json_open = true;
+        self.building = None;
+        self.set_error(Place::Json, None);
+        self.tickets += 1;
+        self.reading = Some(self.tickets);
+    }
+
+    /// The JSON box's text was copied to the clipboard.
+    pub fn json_copied(&mut self) {
+        self.copied = true;
+    }
+
+    /// Lab D's sweep started.
+    pub fn sweep_started(&mut self) {
+        self.sweep_running = true;
+    }
+
+    /// Lab D's sweep finished (or failed).
+    pub fn sweep_done(&mut self, result: SweepResult) {
+        self.sweep = Some(result);
+        self.sweep_running = false;
     }
 
     /// Changes the setup: the new one is built and run first, so an error (the
@@ -816,7 +809,7 @@ impl Playground {
 
     /// A text field was changed. Bad values leave the setup as it was and set the
     /// field's inline error.
-    fn edit(&mut self, field: Field, text: &str) {
+    pub fn edit(&mut self, field: Field, text: &str) {
         let r = match field {
             Field::Knob(key) => {
                 let mut next = self.setup().clone();
@@ -864,7 +857,8 @@ impl Playground {
         self.set_error(Place::Field(field), r.err());
     }
 
-    fn apply_requests(&mut self, text: &str) {
+    /// Runs the custom stream as typed (times separated by commas or spaces).
+    pub fn apply_requests(&mut self, text: &str) {
         let raw = text
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|p| !p.is_empty())
@@ -878,7 +872,9 @@ impl Playground {
         self.set_error(Place::Requests, r.err());
     }
 
-    fn export_json(&mut self, json: String) {
+    /// Fills the JSON box with this text: the current setup in the JSON format
+    /// ([`import::export`], made by the box, in the setup's chunk).
+    pub fn export_json(&mut self, json: String) {
         self.json = json.into();
         self.json_open = true;
         self.copied = false;
@@ -887,7 +883,7 @@ impl Playground {
 
     /// The JSON box's text is `text` (the same text as before is kept as it was: a
     /// new one is written back into the box). A text over [`import::WORKER_TEXT`]
-    /// is left in the box only, as [`Action::JsonEdited`]`(None)` leaves it: kept
+    /// is left in the box only, as [`Playground::json_edited`]`(None)` leaves it: kept
     /// here, it would be written back into the box, megabytes the box already shows.
     fn set_json(&mut self, text: impl AsRef<str> + Into<BoxText>) {
         let text_ref = text.as_ref();
@@ -896,9 +892,9 @@ impl Playground {
         }
     }
 
-    /// A worker's answer for `ticket`, if it is still wanted.
-    #[inline(never)]
-    fn read(&mut self, ticket: u64, answer: &Answer) {
+    /// What the worker read for `ticket`, if it is still wanted (an answer for
+    /// another ticket, a newer import or a change of the setup since, is ignored).
+    pub fn read(&mut self, ticket: u64, answer: &Answer) {
         if self.reading == Some(ticket) {
             self.reading = None;
             if let Some(Imported { notice, result }) = answer.take() {
@@ -907,8 +903,9 @@ impl Playground {
         }
     }
 
-    #[inline(never)]
-    fn import_json(&mut self, text: &str, answer: &Answer) {
+    /// Runs the JSON box's text, read by the box ([`import::read`], in the setup's
+    /// chunk: the JSON reader is not in the first module).
+    pub fn import_json(&mut self, text: &str, answer: &Answer) {
         self.set_json(text);
         self.json_open = true;
         self.reading = None;
@@ -961,7 +958,7 @@ impl Playground {
 
     /// The next slice of the import being built; the last one puts it in force
     /// (as a whole import does: the clock at 0).
-    fn build_some(&mut self) {
+    pub fn build_some(&mut self) {
         let Some(b) = self.building.as_mut() else {
             return;
         };
@@ -1128,7 +1125,7 @@ mod tests {
         let knob = Place::Field(Field::Knob("outage"));
         let refuse = || {
             let mut p = page("scenario=service&limiters=sliding_log&store=local");
-            p.apply(Action::Edit(Field::Knob("outage"), "20s-40s".into()));
+            p.edit(Field::Knob("outage"), "20s-40s");
             p
         };
         // The first module alone leaves the services to the service view, which
@@ -1156,7 +1153,7 @@ mod tests {
             ("noisy", "8"),
             ("retry", "none"),
         ] {
-            p.apply(Action::Edit(Field::Knob(k), v.into()));
+            p.edit(Field::Knob(k), v);
             assert_eq!(p.error(knob(k)), None, "{k}={v}");
         }
         let q = p.query();
@@ -1177,20 +1174,20 @@ mod tests {
         let y = yardstick(&p);
         assert_eq!(y.clients[0].max_in_1s, 30);
         // A refused value keeps the service and says why where it was typed.
-        p.apply(Action::Edit(Field::Knob("outage"), "40s-20s".into()));
+        p.edit(Field::Knob("outage"), "40s-20s");
         assert_eq!(
             p.error(knob("outage")),
             Some("40s-20s ends before it starts")
         );
         assert_eq!(yardstick(&p), y);
-        p.apply(Action::Edit(Field::Knob("attempts"), "21".into()));
+        p.edit(Field::Knob("attempts"), "21");
         assert_eq!(
             p.error(knob("attempts")),
             Some("21 is too large (at most 20)")
         );
         // Another scenario has no knobs (the bare address opens a lesson).
         let mut g = page("scenario=golden");
-        g.apply(Action::Edit(Field::Knob("retry"), "fixed".into()));
+        g.edit(Field::Knob("retry"), "fixed");
         assert_eq!(
             g.error(knob("retry")),
             Some("only scenario \"service\" takes it (not \"golden\"); ignored")
@@ -1273,7 +1270,7 @@ mod tests {
     }
 
     fn edit(p: &mut Playground, field: Field, text: &str) {
-        p.apply(Action::Edit(field, text.to_string()));
+        p.edit(field, text);
     }
 
     #[test]
@@ -1316,7 +1313,7 @@ mod tests {
         p.apply(Action::Scenario(ScenarioId::LabC));
         assert_eq!(opening(&p), opening(&page("scenario=lab-c")));
         // A lane added: kept, at the next scenario's budget.
-        p.apply(Action::Add(Algorithm::SlidingLog));
+        p.add_lane(Algorithm::SlidingLog);
         let chosen = opening(&p);
         p.apply(Action::Scenario(ScenarioId::LabA));
         assert_eq!(opening(&p), chosen);
@@ -1397,12 +1394,12 @@ mod tests {
             Algorithm::FixedWindowAnchored,
             Algorithm::SlidingLogLogsBlocked,
         ] {
-            p.apply(Action::Add(a));
+            p.add_lane(a);
         }
         assert_eq!(p.setup().lanes.len(), MAX_PLAYGROUND_LANES);
         edit(&mut p, Field::Lane(3, LaneField::Delay), "2");
         assert_eq!(p.setup().lanes[3].params.delay, Some(2));
-        p.apply(Action::NoDelay(3, true));
+        p.set_nodelay(3, true);
         assert!(p.setup().lanes[3].params.nodelay);
         assert_eq!(p.setup().lanes[3].params.delay, None);
         // A lane option the lane does not have is ignored.
@@ -1410,14 +1407,14 @@ mod tests {
         edit(&mut p, Field::Lane(0, LaneField::Burst), "4");
         edit(&mut p, Field::Lane(9, LaneField::Limit), "4");
         assert!(p.run == before);
-        p.apply(Action::Remove(0));
+        p.remove_lane(0);
         assert_eq!(p.setup().lanes[0].algorithm, Algorithm::SlidingLog);
         assert!(p
             .query()
             .contains("limiters=sliding_log,token_bucket,nginx,token_bucket_f64,gcra"));
         // Removing stops at three lanes.
         for _ in 0..5 {
-            p.apply(Action::Remove(0));
+            p.remove_lane(0);
         }
         assert_eq!(p.setup().lanes.len(), MIN_LANES);
     }
@@ -1490,16 +1487,17 @@ mod tests {
     #[test]
     fn json_import_and_export() {
         let mut p = page("scenario=golden");
-        p.apply(Action::Export(import::export(p.setup())));
+        p.export_json(import::export(p.setup()));
         assert!(p.json.starts_with("{\"requests\":[2000,7000"));
         assert!(p.json_open);
-        p.apply(import_action(r#"{"requests": [0, 0, 0], "limiters": [{"algorithm": "gcra", "limit": 1, "period_ms": 1000}]}"#.into()));
+        import_box(&mut p, r#"{"requests": [0, 0, 0], "limiters": [{"algorithm": "gcra", "limit": 1, "period_ms": 1000}]}"#.into());
         assert_eq!(p.setup().scenario, ScenarioId::Custom);
         assert_eq!(p.sim().len(), 3);
-        p.apply(import_action(
+        import_box(
+            &mut p,
             r#"{"requests": [0], "limiters": [{"algorithm": "gcra", "limit": 1, "period_ms": 0}]}"#
                 .into(),
-        ));
+        );
         assert_eq!(
             p.error(Place::Json),
             Some("limiters[0].period_ms: must be > 0")
@@ -1507,10 +1505,24 @@ mod tests {
         assert_eq!(p.sim().len(), 3);
     }
 
+    #[test]
+    fn an_import_that_cannot_be_read_says_so_and_changes_nothing() {
+        let mut p = Playground::new(MountOptions::page("scenario=lab-c")).unwrap();
+        let before = p.query();
+        p.start_reading();
+        p.json_failed("could not fetch a part of the playground".into());
+        assert_eq!(
+            p.error(Place::Json),
+            Some("could not fetch a part of the playground")
+        );
+        assert!(p.json_open && p.reading.is_none());
+        assert_eq!(p.query(), before);
+    }
+
     /// The JSON box's import of `text`, read as the box reads it.
-    fn import_action(text: String) -> Action {
+    fn import_box(p: &mut Playground, text: String) {
         let answer = Answer::new(import::read(&text));
-        Action::Import(text, answer)
+        p.import_json(&text, &answer);
     }
 
     /// An import of `n` requests, one every 5 ms, on three lanes.
@@ -1525,9 +1537,9 @@ mod tests {
     #[test]
     fn a_stream_longer_than_the_custom_box_takes_is_not_written_out() {
         let mut p = page("scenario=golden");
-        p.apply(import_action(import_text(20_001)));
+        import_box(&mut p, import_text(20_001));
         while p.building.is_some() {
-            p.apply(Action::BuildSome);
+            p.build_some();
         }
         assert_eq!(p.error(Place::Json), None);
         assert_eq!(p.sim().len(), 20_001);
@@ -1536,7 +1548,7 @@ mod tests {
         let at_cap =
             ratelab_sim::Stream::from_times((0..share::MAX_URL_REQUESTS as u64).map(|i| i * 5));
         let text = custom_text(&at_cap).expect("at the cap");
-        p.apply(Action::ApplyRequests(text));
+        p.apply_requests(&text);
         assert_eq!(p.error(Place::Requests), None);
         assert_eq!(p.sim().len(), share::MAX_URL_REQUESTS as u64);
         let small = ratelab_sim::Stream::from_times([2_000, 7_000, 8_500]);
@@ -1548,7 +1560,7 @@ mod tests {
         let n = SLICE as u64 * 2 + 7;
         let mut p = page("scenario=golden");
         let text = import_text(n);
-        p.apply(import_action(text.clone()));
+        import_box(&mut p, text.clone());
         // Nothing in force yet: the golden stream still runs, and plays.
         assert_eq!(p.setup().scenario, ScenarioId::Golden);
         assert_eq!(p.building.as_ref().map(|b| b.progress()), Some((0, n)));
@@ -1557,7 +1569,7 @@ mod tests {
         let mut seen = Vec::new();
         while let Some(b) = &p.building {
             seen.push(b.progress().0);
-            p.apply(Action::BuildSome);
+            p.build_some();
         }
         assert_eq!(seen, [0, SLICE as u64, 2 * SLICE as u64]);
         assert_eq!(p.error(Place::Json), None);
@@ -1573,18 +1585,18 @@ mod tests {
         );
         // A change while an import is built cancels it; the change is in force.
         let mut q = page("scenario=golden");
-        q.apply(import_action(text));
-        q.apply(Action::BuildSome);
+        import_box(&mut q, text);
+        q.build_some();
         q.apply(Action::Scenario(ScenarioId::LabB));
         assert!(q.building.is_none());
-        q.apply(Action::BuildSome);
+        q.build_some();
         assert_eq!(q.setup().scenario, ScenarioId::LabB);
     }
 
     /// The page after `text` was imported and built to the end, however it was read.
     fn settle(mut p: Playground) -> Playground {
         while p.building.is_some() {
-            p.apply(Action::BuildSome);
+            p.build_some();
         }
         p
     }
@@ -1625,20 +1637,20 @@ mod tests {
             too_many_keys,
         ] {
             let mut here = page("scenario=golden");
-            here.apply(import_action(text.clone()));
+            import_box(&mut here, text.clone());
             let here = settle(here);
             outcomes.push((here.notices.len(), here.errors.len()));
             let mut there = page("scenario=golden");
-            there.apply(Action::Reading);
+            there.start_reading();
             let ticket = there.reading.expect("a ticket");
             let (head, bytes) = import::encode(&import::read_checked(&text));
             let checked = import::decode(&head, &bytes);
             let answer = Answer::new(checked.expect("decoded"));
             // An answer to another ticket changes nothing.
-            there.apply(Action::Read(ticket + 1, answer.clone()));
+            there.read(ticket + 1, &answer.clone());
             assert_eq!(there.reading, Some(ticket));
             assert_eq!(there.setup().scenario, ScenarioId::Golden);
-            there.apply(Action::Read(ticket, answer));
+            there.read(ticket, &answer);
             assert_eq!(there.reading, None);
             // (The box keeps its text: the model's copy is the one it had.)
             there.json = here.json.clone();
@@ -1653,12 +1665,12 @@ mod tests {
         // A change while a worker reads cancels the read: its answer is ignored.
         let mut p = page("scenario=golden");
         let text = import_text(n);
-        p.apply(Action::Reading);
+        p.start_reading();
         let ticket = p.reading.expect("a ticket");
         p.apply(Action::Scenario(ScenarioId::LabB));
         assert_eq!(p.reading, None);
         let checked = import::read_checked(&text);
-        p.apply(Action::Read(ticket, Answer::new(checked)));
+        p.read(ticket, &Answer::new(checked));
         assert!(p.building.is_none());
         assert_eq!(p.setup().scenario, ScenarioId::LabB);
     }
@@ -1672,29 +1684,29 @@ mod tests {
         assert_eq!(a, a.clone());
         let mut p = page("scenario=golden");
         let text = import_text(300);
-        p.apply(Action::JsonEdited(Some(text.clone())));
+        p.json_edited(Some(text.clone()));
         let edited = p.json.clone();
         // Importing the text the box already holds keeps it (nothing to write
         // back into the box), and so do the frames after it.
-        p.apply(import_action(text.clone()));
+        import_box(&mut p, text.clone());
         assert_eq!(p.sim().len(), 300);
         assert!(p.json == edited);
         p.apply(Action::Play);
         p.advance(100.0);
         assert!(p.json == edited);
-        p.apply(Action::JsonEdited(Some(format!("{text} "))));
+        p.json_edited(Some(format!("{text} ")));
         assert!(p.json != edited);
         // A big text stays in the box: the model keeps what it had, and writes
         // nothing back.
         let kept = p.json.clone();
-        p.apply(Action::Copied);
-        p.apply(Action::JsonEdited(None));
+        p.json_copied();
+        p.json_edited(None);
         assert!(p.json == kept);
         assert!(!p.copied);
         // Nor is a big text imported on this thread (where no worker can read it).
         let big = import_text(200_000);
         assert!(big.len() > import::WORKER_TEXT);
-        p.apply(import_action(big));
+        import_box(&mut p, big);
         assert!(p.json == kept);
         assert!(p.building.is_some() || p.sim().len() == 200_000);
     }
@@ -1702,9 +1714,9 @@ mod tests {
     #[test]
     fn custom_requests_are_typed_or_refused() {
         let mut p = page("scenario=custom");
-        p.apply(Action::ApplyRequests("2s 7s, 8000".into()));
+        p.apply_requests("2s 7s, 8000");
         assert_eq!(p.sim().times(), [2_000, 7_000, 8_000]);
-        p.apply(Action::ApplyRequests("5s 1s".into()));
+        p.apply_requests("5s 1s");
         assert!(p.error(Place::Requests).unwrap().contains("sorted"));
         assert_eq!(p.sim().len(), 3);
     }
@@ -1783,7 +1795,7 @@ mod tests {
             (11_000, false, p.lesson)
         );
         // Changing the setup keeps the lesson open; reopening restores its setup.
-        p.apply(Action::Add(Algorithm::SlidingLog));
+        p.add_lane(Algorithm::SlidingLog);
         assert!(p.lesson.is_some() && !p.lesson_setup_kept());
         let open = p.lesson.unwrap();
         p.apply(Action::OpenLesson(open));
@@ -1826,9 +1838,9 @@ mod tests {
         assert_eq!(p.step_lane(), Some(0));
         // Removing it moves another limiter into its place (a lane is added
         // first: a page keeps at least three).
-        p.apply(Action::Add(Algorithm::Gcra));
+        p.add_lane(Algorithm::Gcra);
         assert_eq!(p.step_lane(), Some(0));
-        p.apply(Action::Remove(0));
+        p.remove_lane(0);
         assert_eq!(p.step_lane(), None);
         p.apply(Action::CloseLesson);
         assert_eq!(p.step_lane(), None);

@@ -58,43 +58,81 @@ fn text() -> impl Strategy<Value = String> {
     (0..VALUES.len()).prop_map(|v| VALUES[v].to_string())
 }
 
-fn action() -> impl Strategy<Value = (Action, u8)> {
+/// What a person can do: an [`Action`], or one of the panels' own methods.
+#[derive(Clone, Debug)]
+enum Op {
+    Act(Action),
+    Edit(Field, String),
+    NoDelay(usize, bool),
+    Add(Algorithm),
+    Remove(usize),
+    ApplyRequests(String),
+    Export(String),
+    Import(String, ratelab_web::import::Answer),
+    Reading,
+    Read(u64, ratelab_web::import::Answer),
+    JsonEdited(Option<String>),
+    JsonOpen(bool),
+    Copied,
+}
+
+impl Op {
+    fn apply(self, p: &mut Playground) {
+        match self {
+            Op::Act(a) => p.apply(a),
+            Op::Edit(f, v) => p.edit(f, &v),
+            Op::NoDelay(j, on) => p.set_nodelay(j, on),
+            Op::Add(a) => p.add_lane(a),
+            Op::Remove(j) => p.remove_lane(j),
+            Op::ApplyRequests(t) => p.apply_requests(&t),
+            Op::Export(t) => p.export_json(t),
+            Op::Import(t, answer) => p.import_json(&t, &answer),
+            Op::Reading => p.start_reading(),
+            Op::Read(t, answer) => p.read(t, &answer),
+            Op::JsonEdited(t) => p.json_edited(t),
+            Op::JsonOpen(open) => p.open_json(open),
+            Op::Copied => p.json_copied(),
+        }
+    }
+}
+
+fn action() -> impl Strategy<Value = (Op, u8)> {
     let a = prop_oneof![
-        (0..FIELDS.len(), text()).prop_map(|(f, v)| Action::Edit(FIELDS[f], v)),
+        (0..FIELDS.len(), text()).prop_map(|(f, v)| Op::Edit(FIELDS[f], v)),
         // The scenarios the page offers (not the service ones: it has no view of a
         // service run, see view/setup/scenario.rs).
-        prop::sample::select(offered_scenarios()).prop_map(Action::Scenario),
-        (0usize..7, any::<bool>()).prop_map(|(j, b)| Action::NoDelay(j, b)),
-        prop::sample::select(Algorithm::ALL.to_vec()).prop_map(Action::Add),
-        (0usize..8).prop_map(Action::Remove),
-        text().prop_map(Action::ApplyRequests),
+        prop::sample::select(offered_scenarios()).prop_map(|s| Op::Act(Action::Scenario(s))),
+        (0usize..7, any::<bool>()).prop_map(|(j, b)| Op::NoDelay(j, b)),
+        prop::sample::select(Algorithm::ALL.to_vec()).prop_map(Op::Add),
+        (0usize..8).prop_map(Op::Remove),
+        text().prop_map(Op::ApplyRequests),
         // The box's export (of some setup: here any text) and an import, read
         // as the box reads it.
-        text().prop_map(Action::Export),
+        text().prop_map(Op::Export),
         text().prop_map(|t| {
             let answer = ratelab_web::import::Answer::new(ratelab_web::import::read(&t));
-            Action::Import(t, answer)
+            Op::Import(t, answer)
         }),
         // A big import read in a worker, and its answer for a ticket that may be
         // stale.
-        Just(Action::Reading),
+        Just(Op::Reading),
         (0u64..4, text()).prop_map(|(t, v)| {
             let read = ratelab_web::import::read_checked(&v);
-            Action::Read(t, ratelab_web::import::Answer::new(read))
+            Op::Read(t, ratelab_web::import::Answer::new(read))
         }),
-        proptest::option::of(text()).prop_map(Action::JsonEdited),
-        any::<bool>().prop_map(Action::JsonOpen),
-        Just(Action::Copied),
-        Just(Action::Dismiss),
-        Just(Action::Play),
-        Just(Action::Prev),
-        Just(Action::Next),
-        (0u64..200_000).prop_map(Action::Seek),
-        prop::sample::select(vec![0, 250, 1000, 16_000, 3]).prop_map(Action::Speed),
-        Just(Action::Send),
-        (0u64..50).prop_map(Action::Select),
-        any::<bool>().prop_map(Action::Highlight),
-        prop::sample::select(Lang::ALL.to_vec()).prop_map(Action::Lang),
+        proptest::option::of(text()).prop_map(Op::JsonEdited),
+        any::<bool>().prop_map(Op::JsonOpen),
+        Just(Op::Copied),
+        Just(Op::Act(Action::Dismiss)),
+        Just(Op::Act(Action::Play)),
+        Just(Op::Act(Action::Prev)),
+        Just(Op::Act(Action::Next)),
+        (0u64..200_000).prop_map(|v| Op::Act(Action::Seek(v))),
+        prop::sample::select(vec![0, 250, 1000, 16_000, 3]).prop_map(|v| Op::Act(Action::Speed(v))),
+        Just(Op::Act(Action::Send)),
+        (0u64..50).prop_map(|v| Op::Act(Action::Select(v))),
+        any::<bool>().prop_map(|v| Op::Act(Action::Highlight(v))),
+        prop::sample::select(Lang::ALL.to_vec()).prop_map(|v| Op::Act(Action::Lang(v))),
     ];
     // Then let the clock run for a few frames.
     (a, 0u8..20)
@@ -150,7 +188,7 @@ proptest! {
         let mut p = Playground::new(MountOptions::page(link)).unwrap();
         draw_everything(&p, width);
         for (a, frames) in actions {
-            p.apply(a);
+            a.apply(&mut p);
             for _ in 0..frames {
                 p.advance(50.0);
             }

@@ -29,7 +29,6 @@ fn y(v: f64, max: f64) -> i64 {
 
 /// The strip's inside for `series` over scale `s`.
 pub fn level(series: &Series, s: Scale, lang: Lang) -> Svg {
-    let (t, c) = (LANES.get(lang), COMMON.get(lang));
     let mut w = Writer::with_capacity(64 + series.points.len() * 12);
     w.el("rect")
         .attr("class", "level-track")
@@ -38,21 +37,15 @@ pub fn level(series: &Series, s: Scale, lang: Lang) -> Svg {
         .attr("width", s.w())
         .attr("height", BOTTOM - TOP)
         .end();
-    for &(v, label) in &series.lines {
+    for &(v, _) in &series.lines {
         let yv = y(v, series.max);
-        w.el("g").attr("class", "level-ref").children(|w| {
-            w.el("line")
-                .attr("x1", 0)
-                .attr("x2", s.w())
-                .attr("y1", yv)
-                .attr("y2", yv)
-                .end();
-            w.el("text")
-                .attr("x", s.w() - 2)
-                .attr("y", yv - 2)
-                .attr("text-anchor", "end")
-                .text(t.label(label, c));
-        });
+        w.el("line")
+            .attr("class", "level-ref")
+            .attr("x1", 0)
+            .attr("x2", s.w())
+            .attr("y1", yv)
+            .attr("y2", yv)
+            .end();
     }
     let mut line = String::with_capacity(series.points.len() * 10);
     for &(at, v) in &series.points {
@@ -76,12 +69,38 @@ pub fn level(series: &Series, s: Scale, lang: Lang) -> Svg {
             .attr("points", line.as_str())
             .end();
     }
+    level_labels(&mut w, series, s, lang);
+    w.finish()
+}
+
+/// The strip's words: what it measures, and each reference line's name at its
+/// right end. Names of lines closer than a line of text are set side by side,
+/// right to left (nginx's "delay after" beside its "burst").
+fn level_labels(w: &mut Writer, series: &Series, s: Scale, lang: Lang) {
+    let (t, c) = (LANES.get(lang), COMMON.get(lang));
+    // Where each name went: its line's y and its left end.
+    let mut placed: Vec<(i64, i64)> = Vec::new();
+    for &(v, label) in &series.lines {
+        let (yv, word) = (y(v, series.max), t.label(label, c));
+        let right = placed
+            .iter()
+            .filter(|(py, _)| (yv - py).abs() < 10)
+            .map(|&(_, left)| left - 8)
+            .min()
+            .unwrap_or(s.w() - 2);
+        w.el("text")
+            .attr("x", right)
+            .attr("y", yv - 2)
+            .attr("text-anchor", "end")
+            .text(word);
+        // About 5.5 px a character at the strip's 9 px.
+        placed.push((yv, right - (word.chars().count() as i64 * 11 + 1) / 2));
+    }
     w.el("text")
         .attr("class", "level-what")
         .attr("x", 2)
         .attr("y", BOTTOM + 5)
         .text(t.label(series.what, c));
-    w.finish()
 }
 
 #[cfg(test)]
@@ -118,6 +137,28 @@ mod tests {
     }
 
     #[test]
+    fn names_of_close_lines_are_set_side_by_side() {
+        // nginx: its burst and its delay a unit apart.
+        let s = Series {
+            what: Label::Excess,
+            max: 10.0,
+            lines: vec![(10.0, Label::Burst), (9.0, Label::Delay)],
+            points: vec![],
+        };
+        let m = level(&s, scale(), Lang::En);
+        let m = m.as_str();
+        assert!(
+            m.contains(r#"<text x="498" y="7" text-anchor="end">burst</text>"#),
+            "{m}"
+        );
+        // "burst" is about 28 px wide: "delay after" ends 8 px left of it.
+        assert!(
+            m.contains(r#"<text x="462" y="10" text-anchor="end">delay after</text>"#),
+            "{m}"
+        );
+    }
+
+    #[test]
     fn an_empty_series_draws_no_line() {
         let s = Series {
             what: Label::Count,
@@ -125,8 +166,10 @@ mod tests {
             lines: vec![],
             points: vec![],
         };
-        let m = level(&s, scale(), Lang::Vi);
+        let m = level(&s, scale(), Lang::En);
         assert!(!m.as_str().contains("polyline"));
-        assert!(m.as_str().contains(">bộ đếm</text>"));
+        assert!(level(&s, scale(), Lang::Vi)
+            .as_str()
+            .contains(">bộ đếm</text>"));
     }
 }

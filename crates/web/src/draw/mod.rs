@@ -93,6 +93,14 @@ pub fn axis(s: Scale) -> Svg {
         .take_while(|&t| t <= s.to)
     {
         let x = s.x(t as f64);
+        // A label at either end of the axis is set inside the picture.
+        let anchor = if x < 12 {
+            "start"
+        } else if x > s.w() - 12 {
+            "end"
+        } else {
+            "middle"
+        };
         w.el("g").attr("class", "tick").children(|w| {
             w.el("line")
                 .attr("x1", x)
@@ -103,7 +111,7 @@ pub fn axis(s: Scale) -> Svg {
             w.el("text")
                 .attr("x", x)
                 .attr("y", AXIS_Y + 16)
-                .attr("text-anchor", "middle")
+                .attr("text-anchor", anchor)
                 .text(&time_label(t));
         });
     }
@@ -187,6 +195,13 @@ pub fn marks(marks: Vec<Mark>, c: &MarkContext<'_>) -> Drawn {
     // last request first, so that the first, at the bottom, is whole on top.
     let xs: Vec<i64> = marks.iter().map(|m| c.scale.x(m.t as f64)).collect();
     let mut order: Vec<(usize, i64)> = Vec::with_capacity(marks.len());
+    // A pile of three or more is counted under it, in the mark of its last request
+    // (drawn first, under the others): "12", and once it has arrived "= 5✓ + 7✗"
+    // (`(last, first, words)`).
+    let mut piles: Vec<(usize, usize, Option<PileWords>)> = Vec::new();
+    // The counts set so far, as [left, right] in px: a count that would touch one
+    // is said shorter ("12"), or not at all.
+    let mut row: Vec<(i64, i64)> = Vec::new();
     let mut start = 0;
     while start < xs.len() {
         let first = xs.get(start).copied().unwrap_or(0);
@@ -195,6 +210,13 @@ pub fn marks(marks: Vec<Mark>, c: &MarkContext<'_>) -> Drawn {
             .unwrap_or(xs.len());
         let k = end - start;
         let step = if k <= 6 { 7.0 } else { 35.0 / (k - 1) as f64 };
+        if let (true, Some(pile)) = (k >= 3, marks.get(start..end)) {
+            piles.push((
+                end - 1,
+                start,
+                pile_words(pile, first, c.scale.w(), &mut row),
+            ));
+        }
         for i in (start..end).rev() {
             order.push((
                 i,
@@ -272,6 +294,9 @@ pub fn marks(marks: Vec<Mark>, c: &MarkContext<'_>) -> Drawn {
                     .attr("y", y as f64 + 3.5)
                     .attr("text-anchor", "middle")
                     .text(glyph);
+                if let Some((_, _, Some(words))) = piles.iter().find(|p| p.0 == i) {
+                    pile_count(w, words);
+                }
             });
     }
     Drawn {
@@ -281,6 +306,68 @@ pub fn marks(marks: Vec<Mark>, c: &MarkContext<'_>) -> Drawn {
         selected: c.selected,
         dense: false,
     }
+}
+
+/// A pile's count as it is set: where, and what it says.
+struct PileWords {
+    x: i64,
+    anchor: &'static str,
+    count: usize,
+    /// `" = 5✓ + 7✗"`, where it fits.
+    outcome: Option<String>,
+}
+
+/// How a pile of requests whose first is at `x` is counted on a timeline `width`
+/// px wide, beside the counts already set (`row`): "12 = 5✓ + 7✗", or "12" where
+/// that does not fit, or nothing where neither does.
+fn pile_words(pile: &[Mark], x: i64, width: i64, row: &mut Vec<(i64, i64)>) -> Option<PileWords> {
+    let denied = pile.iter().filter(|m| m.decision == Decision::Deny).count();
+    let count = pile.len();
+    let outcome = format!(" = {}✓ + {denied}✗", count - denied);
+    let short = count.to_string();
+    let long = short.chars().count() + outcome.chars().count();
+    for (chars, outcome) in [(long, Some(outcome)), (short.len(), None)] {
+        // About 6.5 px a character at 10 px, bold.
+        let w = (chars as i64 * 13 + 1) / 2;
+        let (left, anchor) = if x - w / 2 < 0 {
+            (x - 6, "start")
+        } else if x + w / 2 > width {
+            (x + 6 - w, "end")
+        } else {
+            (x - w / 2, "middle")
+        };
+        if !row.iter().any(|&(l, r)| left < r + 4 && l < left + w + 4) {
+            row.push((left, left + w));
+            let x = match anchor {
+                "start" => x - 6,
+                "end" => x + 6,
+                _ => x,
+            };
+            return Some(PileWords {
+                x,
+                anchor,
+                count,
+                outcome,
+            });
+        }
+    }
+    None
+}
+
+/// A pile's count under it; its outcome is shown once the pile's last request
+/// has arrived (the stylesheet hides `.out` while it is pending).
+fn pile_count(w: &mut Writer, words: &PileWords) {
+    w.el("text")
+        .attr("class", "pile")
+        .attr("x", words.x)
+        .attr("y", MARK_Y + 18)
+        .attr("text-anchor", words.anchor)
+        .children(|w| {
+            w.text(&words.count.to_string());
+            if let Some(out) = &words.outcome {
+                w.el("tspan").attr("class", "out").text(out);
+            }
+        });
 }
 
 /// When a span holds too many requests to draw one by one: columns counting them
@@ -335,6 +422,9 @@ pub fn under(
 ) -> Svg {
     let (t, c) = (LANES.get(lang), COMMON.get(lang));
     let mut w = Writer::with_capacity(1_000);
+    // The lines' labels placed so far on their row, as [left, right] in px: a label
+    // that would overlap one moves beside it (GCRA's "now + τ" and "TAT").
+    let mut row: Vec<(i64, i64)> = Vec::new();
     for o in snapshot
         .map(|snap| crate::model::overlays(snap, now))
         .unwrap_or_default()
@@ -348,6 +438,11 @@ pub fn under(
             } => {
                 let (x0, x1) = (s.x(from).max(-2), s.x(to).min(s.w() + 2));
                 if x1 > x0 {
+                    // Named inside the visible part of the band, if the name fits
+                    // there (not cut at the picture's edge: "rrent window").
+                    let words = t.label(label, c);
+                    let left = x0.max(0) + 4;
+                    let fits = left + text_width(words) <= x1.min(s.w());
                     w.el("g").attr("class", class).children(|w| {
                         w.el("rect")
                             .attr("x", x0)
@@ -355,10 +450,9 @@ pub fn under(
                             .attr("width", x1 - x0)
                             .attr("height", AXIS_Y - 16)
                             .end();
-                        w.el("text")
-                            .attr("x", x0 + 4)
-                            .attr("y", 27)
-                            .text(t.label(label, c));
+                        if fits {
+                            w.el("text").attr("x", left).attr("y", 27).text(words);
+                        }
                     });
                 }
             }
@@ -385,6 +479,7 @@ pub fn under(
                     };
                     (x, anchor, words.to_string())
                 };
+                let (tx, anchor) = beside(&mut row, tx, anchor, text_width(&text), s.w());
                 if (-50..s.w() + 50).contains(&x) {
                     w.el("g").attr("class", class).children(|w| {
                         if (0..=s.w()).contains(&x) {
@@ -459,6 +554,48 @@ pub fn under(
     w.finish()
 }
 
+/// About how wide `words` are at the timeline's 10 px, in px.
+fn text_width(words: &str) -> i64 {
+    words.chars().count() as i64 * 6
+}
+
+/// Where a label `width` px wide anchored at `x` goes on a row of labels already
+/// placed (`row`, each `[left, right]`) in a picture `w` px wide: where it is, or
+/// just right of a label it would overlap, or just left of it when that runs off
+/// the right edge. Records where it went.
+fn beside(
+    row: &mut Vec<(i64, i64)>,
+    x: i64,
+    anchor: &'static str,
+    width: i64,
+    w: i64,
+) -> (i64, &'static str) {
+    let left = match anchor {
+        "end" => x - width,
+        "start" => x,
+        _ => x - width / 2,
+    };
+    let mut at = (left, left + width);
+    let inside = left >= 0 && left + width <= w;
+    if inside && !row.iter().any(|(l, r)| at.0 < *r + 4 && *l < at.1 + 4) {
+        row.push(at);
+        return (x, anchor);
+    }
+    for _ in 0..4 {
+        let Some(&(l, r)) = row.iter().find(|(l, r)| at.0 < *r + 4 && *l < at.1 + 4) else {
+            break;
+        };
+        at = if r + 4 + width <= w {
+            (r + 4, r + 4 + width)
+        } else {
+            (l - 4 - width, l - 4)
+        };
+    }
+    let left = at.0.clamp(0, (w - width).max(0));
+    row.push((left, left + width));
+    (left, "start")
+}
+
 /// Where the clock is on a timeline, px, and the width of the future after it.
 pub fn clock_x(now: u64, s: Scale) -> (i64, i64) {
     let x = s.x(now as f64).clamp(0, s.w());
@@ -501,6 +638,9 @@ pub fn gauge(g: &Gauge, refusing: bool, lang: Lang) -> Svg {
             .end();
     }
     let lines = g.lines.iter().filter(|(v, _)| *v <= g.max);
+    // Names of lines close together are set beside each other (nginx's "burst"
+    // and "delay after").
+    let mut row = Vec::new();
     for (x, label) in lines.map(|&(v, l)| ((10.0 + v * scale).round() as i64, l)) {
         w.el("line")
             .attr("class", "ref")
@@ -517,11 +657,13 @@ pub fn gauge(g: &Gauge, refusing: bool, lang: Lang) -> Svg {
         } else {
             "middle"
         };
+        let words = t.label(label, c);
+        let (x, anchor) = beside(&mut row, x, anchor, text_width(words), 220);
         w.el("text")
             .attr("x", x)
             .attr("y", 34)
             .attr("text-anchor", anchor)
-            .text(t.label(label, c));
+            .text(words);
     }
     w.finish()
 }
@@ -529,7 +671,7 @@ pub fn gauge(g: &Gauge, refusing: bool, lang: Lang) -> Svg {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Sim;
+    use crate::model::{Label, Sim};
     use ratelab_sim::share::parse;
 
     fn golden() -> Sim {
@@ -587,6 +729,66 @@ mod tests {
             let x: i64 = x2.split('"').next().unwrap().parse().unwrap();
             assert!(x <= c.scale.w() + 8, "{x}");
         }
+    }
+
+    #[test]
+    fn a_pile_of_simultaneous_requests_is_counted() {
+        // Lab C sends 12 at 0 s; ten-at-once sends 10 together.
+        for (q, n) in [("scenario=lab-c", 12), ("scenario=ten-at-once", 10)] {
+            let sim = Sim::new(&parse(q).0.setup).unwrap();
+            for j in 0..sim.lanes().len() {
+                let m = sim.marks(j, 0, sim.end()).unwrap();
+                let t0 = m[0].t;
+                let denied = m
+                    .iter()
+                    .filter(|m| m.t == t0 && m.decision == Decision::Deny)
+                    .count();
+                let svg = marks(m, &context(&sim, sim.len(), None)).svg;
+                let want = format!(
+                    ">{n}<tspan class=\"out\"> = {}✓ + {denied}✗</tspan>",
+                    n - denied
+                );
+                assert!(svg.as_str().contains(&want), "{q} lane {j}: {want}");
+                assert_eq!(
+                    svg.as_str().matches("class=\"pile\"").count(),
+                    1,
+                    "{q} lane {j}"
+                );
+            }
+        }
+        // Two apart are not a pile.
+        let sim = golden();
+        let svg = marks(
+            sim.marks(0, 0, sim.end()).unwrap(),
+            &context(&sim, 12, None),
+        )
+        .svg;
+        assert!(!svg.as_str().contains("pile"));
+    }
+
+    #[test]
+    fn counts_of_piles_close_together_are_said_shorter_or_not_at_all() {
+        // Lab C's 12 at 0 s, counted at three places along a 600 px timeline.
+        let sim = Sim::new(&parse("scenario=lab-c").0.setup).unwrap();
+        let m = sim.marks(0, 0, sim.end()).unwrap();
+        let pile = &m[..12];
+        let mut row = Vec::new();
+        // "12 = 5✓ + 7✗" is about 80 px wide, centred at 100.
+        let denied = pile.iter().filter(|m| m.decision == Decision::Deny).count();
+        let first = pile_words(pile, 100, 600, &mut row).unwrap();
+        assert_eq!((first.x, first.anchor, first.count), (100, "middle", 12));
+        assert_eq!(
+            first.outcome,
+            Some(format!(" = {}✓ + {denied}✗", 12 - denied))
+        );
+        // 10 px on, neither the whole nor "12" fits.
+        assert!(pile_words(pile, 110, 600, &mut row).is_none());
+        // 60 px on, "12" alone.
+        let third = pile_words(pile, 160, 600, &mut row).unwrap();
+        assert!(third.outcome.is_none());
+        // At the right end, set inside the picture.
+        let last = pile_words(pile, 598, 600, &mut row).unwrap();
+        assert_eq!((last.x, last.anchor), (604, "end"));
     }
 
     #[test]
@@ -659,6 +861,80 @@ mod tests {
         assert!(
             reset.contains("<line") && reset.contains(r#"text-anchor="end""#),
             "{svg:?}"
+        );
+    }
+
+    #[test]
+    fn labels_on_one_row_are_set_beside_each_other() {
+        let mut row = Vec::new();
+        // "now + τ" centred at 100, then "TAT →" at 104: moved to its right.
+        assert_eq!(beside(&mut row, 100, "middle", 42, 600), (100, "middle"));
+        assert_eq!(beside(&mut row, 104, "middle", 30, 600), (125, "start"));
+        // At the right edge, to the left of it instead.
+        let mut row = vec![(560, 600)];
+        assert_eq!(beside(&mut row, 590, "end", 30, 600), (526, "start"));
+        // A window's band too narrow for its name is not named.
+        let sim = Sim::new(&parse("limiters=sliding_window_counter").0.setup).unwrap();
+        let snap = sim.snapshot(0, "", 11_000);
+        let s = Scale {
+            from: 10_500,
+            to: 30_000,
+            width: 390.0,
+        };
+        let svg = under(snap.as_ref(), 11_000, s, None, Lang::En);
+        // The window began before the span: named from the picture's edge.
+        assert!(
+            svg.as_str()
+                .contains(r#"<text x="4" y="27">current window</text>"#),
+            "{svg:?}"
+        );
+        let narrow = Scale { from: 19_800, ..s };
+        let svg = under(snap.as_ref(), 11_000, narrow, None, Lang::En);
+        assert!(!svg.as_str().contains("window</text>"), "{svg:?}");
+    }
+
+    #[test]
+    fn the_axis_keeps_its_end_labels_inside_the_picture() {
+        // Per second's 30 s run on a desktop lane: "0 s" starts at the left end,
+        // "30 s" ends at the right one, the others are centred on their ticks.
+        let s = Scale {
+            from: 0,
+            to: 30_000,
+            width: 926.0,
+        };
+        let svg = axis(s);
+        let svg = svg.as_str();
+        assert!(svg.contains(r#"text-anchor="start">0 s</text>"#), "{svg}");
+        assert!(svg.contains(r#"text-anchor="end">30 s</text>"#), "{svg}");
+        assert_eq!(svg.matches(r#"text-anchor="start""#).count(), 1, "{svg}");
+        assert_eq!(svg.matches(r#"text-anchor="end""#).count(), 1, "{svg}");
+        assert!(svg.contains(r#"text-anchor="middle""#), "{svg}");
+    }
+
+    #[test]
+    fn a_gauges_close_lines_are_named_side_by_side() {
+        // nginx with burst 10 and delay after 9: the two lines are 20 px apart on
+        // the 220 px gauge, closer than their names are wide.
+        let g = crate::model::Gauge {
+            what: Label::Excess,
+            level: 3.0,
+            max: 10.0,
+            lines: vec![(10.0, Label::Burst), (9.0, Label::Delay)],
+            level_text: "3".into(),
+            max_text: "10".into(),
+            part: None,
+        };
+        let svg = gauge(&g, false, Lang::En);
+        let svg = svg.as_str();
+        // "burst" ends at its line (x 210); "delay after" (66 px by the estimate)
+        // ends 4 px left of "burst"'s estimated start (210 - 30).
+        assert!(
+            svg.contains(r#"<text x="210" y="34" text-anchor="end">burst</text>"#),
+            "{svg}"
+        );
+        assert!(
+            svg.contains(r#"<text x="110" y="34" text-anchor="start">delay after</text>"#),
+            "{svg}"
         );
     }
 

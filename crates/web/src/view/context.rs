@@ -1,6 +1,6 @@
 //! What every component reads: the model in one signal, and memos over it.
 //!
-//! The model ([`Playground`]) changes only through [`Ctx::act`] (and the clock's
+//! The model ([`Playground`]) changes only through [`Ctx::act`] and [`Ctx::update`] (and the clock's
 //! animation frames). Components never read the model directly in their views:
 //! they read a memo, which recomputes when the model changes and tells its readers
 //! only when its own value changed. So a frame that moves the clock re-runs the few
@@ -171,6 +171,15 @@ impl Ctx {
     /// Does what a person asked for.
     pub fn act(&self, action: Action) {
         self.model.update(|p| p.apply(action));
+    }
+
+    /// Changes the model by one of its methods, for the panels' own actions
+    /// (`ctx.update(|p| p.edit(field, &text))`). They are plain methods rather
+    /// than [`Action`]s so that they stay in the chunk of the panel that calls
+    /// them: [`Playground::apply`]'s match is in the first module, with every
+    /// method it calls.
+    pub fn update(&self, f: impl FnOnce(&mut Playground)) {
+        self.model.update(f);
     }
 
     /// Lets real time pass while the clock plays; whether it still plays. (A frame

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::{use_ctx, Ctx};
-use crate::state::{Action, Field, LaneField, Place};
+use crate::state::{Field, LaneField, Place};
 use crate::texts::common::COMMON;
 use crate::texts::errors::{self, Named};
 use crate::texts::Lang;
@@ -111,7 +111,7 @@ pub fn TextField(
                 prop:value=value
                 aria-invalid=Signal::derive(move || if invalid.get() { "true" } else { "false" })
                 aria-describedby=err_id.clone()
-                on:change=move |e| ctx.act(Action::Edit(field, event_target_value(&e)))
+                on:change=move |e| ctx.update(|p| p.edit(field, &event_target_value(&e)))
             />
             <span class="error" id=err_id role="alert">
                 {Signal::derive(move || error.get().map(|e| field_error(ctx, field, &e, ctx.lang.get())))}

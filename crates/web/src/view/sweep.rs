@@ -9,7 +9,7 @@ use ratelab_sim::share::format_duration;
 use ratelab_sim::sweep::Sweep;
 use ratelab_sim::ScenarioId;
 
-use crate::state::Action;
+use crate::state::Playground;
 use crate::texts::sweep::SWEEP;
 use crate::view::{text, use_ctx, Ctx};
 use crate::worker;
@@ -106,11 +106,11 @@ fn SweepBox() -> impl IntoView {
 /// thread after the page has painted "running…" (half a second of the main thread).
 fn run(ctx: Ctx) {
     let seed = ctx.read(|p| p.setup().seed.unwrap_or(1)).unwrap_or(1);
-    ctx.act(Action::SweepStarted);
+    ctx.update(Playground::sweep_started);
     let start = js_sys::Date::now();
     let finish = move |out: Result<Sweep, String>| {
         let took = js_sys::Date::now() - start;
-        ctx.act(Action::SweepDone(out.map(|s| (s, took))));
+        ctx.update(|p| p.sweep_done(out.map(|s| (s, took))));
     };
     if worker::sweep_in_worker(seed, finish).is_ok() {
         return;
@@ -119,7 +119,7 @@ fn run(ctx: Ctx) {
         let start = js_sys::Date::now();
         let out = worker::sweep_here(seed);
         let took = js_sys::Date::now() - start;
-        ctx.act(Action::SweepDone(out.map(|s| (s, took))));
+        ctx.update(|p| p.sweep_done(out.map(|s| (s, took))));
     })
     .forget();
 }

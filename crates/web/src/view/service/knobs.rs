@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 use ratelab_sim::ScenarioId;
 
-use crate::state::{Action, Field, Place};
+use crate::state::{Field, Place};
 use crate::texts::service::{KnobTexts, KNOBS};
 use crate::view::field::{field_name, TextField};
 use crate::view::{text, use_ctx};
@@ -118,7 +118,7 @@ fn Choice(
             <select
                 name=field_name(field)
                 on:change=move |e| {
-                    ctx.act(Action::Edit(field, event_target_value(&e)));
+                    ctx.update(|p| p.edit(field, &event_target_value(&e)));
                     // A refused choice leaves the setup as it was: the control
                     // shows the value in force, not the one refused.
                     let in_force = ctx

@@ -1,12 +1,11 @@
 //! A big import's progress while it is built a slice at a time
-//! ([`crate::state::Building`]), and what drives it: one slice after each frame
-//! the page paints, so the page keeps answering (the clock plays, the form takes
-//! edits; a new change of the setup cancels the build). Before it, "reading…"
-//! while a worker reads a big import's text ([`crate::import`]).
+//! ([`crate::state::Building`], driven by the import: `super::json::build`, one
+//! slice after each frame the page paints, so the page keeps answering; a new
+//! change of the setup cancels the build). Before it, "reading…" while a worker
+//! reads a big import's text ([`crate::import`]).
 
 use leptos::prelude::*;
 
-use crate::state::Action;
 use crate::texts::json::JSON;
 use crate::view::use_ctx;
 
@@ -17,18 +16,6 @@ pub fn Building() -> impl IntoView {
     let ctx = use_ctx();
     let progress = ctx.memo(|p| p.building.as_ref().map(|b| b.progress()));
     let reading = ctx.memo(|p| p.reading.is_some());
-    // At most one slice waits for its frame: an import started again while one
-    // waits reuses it.
-    let waiting = StoredValue::new(false);
-    Effect::new(move |_| {
-        if progress.get().is_some() && !waiting.get_value() {
-            waiting.set_value(true);
-            crate::after_paint(move || {
-                let _ = waiting.try_set_value(false);
-                ctx.act(Action::BuildSome);
-            });
-        }
-    });
     let line = move || {
         let t = JSON.get(ctx.lang.get());
         if reading.get() {

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use ratelab_sim::share::MAX_URL_REQUESTS;
 use ratelab_sim::ScenarioId;
 
-use crate::state::{custom_text, Action, Place};
+use crate::state::{custom_text, Place};
 use crate::texts::budget;
 use crate::texts::setup::SETUP;
 use crate::view::{text, use_ctx};
@@ -42,7 +42,7 @@ fn CustomBox() -> impl IntoView {
     let id = format!("f{}-requests", ctx.uid);
     let apply = move |_| {
         if let Some(area) = area.get_untracked() {
-            ctx.act(Action::ApplyRequests(area.value()));
+            ctx.update(|p| p.apply_requests(&area.value()));
         }
     };
     view! {

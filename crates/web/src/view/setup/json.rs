@@ -4,7 +4,7 @@ use leptos::html::Textarea;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::state::{Action, Place};
+use crate::state::{Place, Playground};
 use crate::texts::budget;
 use crate::texts::json::JSON;
 use crate::view::{chunks, text, use_ctx, Ctx};
@@ -40,7 +40,7 @@ pub fn JsonBox() -> impl IntoView {
             // The promise is not awaited: if the browser refuses, the text is still
             // there to copy by hand.
             let _ = w.navigator().clipboard().write_text(&typed());
-            ctx.act(Action::Copied);
+            ctx.update(Playground::json_copied);
         }
     };
     let copy_label = Signal::derive(move || {
@@ -58,7 +58,7 @@ pub fn JsonBox() -> impl IntoView {
             on:toggle=move |e| {
                 let d: web_sys::HtmlDetailsElement = event_target(&e);
                 if d.open() != open.get_untracked() {
-                    ctx.act(Action::JsonOpen(d.open()));
+                    ctx.update(|p| p.open_json(d.open()));
                 }
             }
         >
@@ -76,7 +76,7 @@ pub fn JsonBox() -> impl IntoView {
                 prop:value=Signal::derive(move || json.get().to_string())
                 // On change (when the box loses focus), not on every key: the model
                 // only needs the text when a button reads it or writes over it.
-                on:change=move |_| ctx.act(Action::JsonEdited(edited(area)))
+                on:change=move |_| ctx.update(|p| p.json_edited(edited(area)))
             ></textarea>
             <span class="error" role="alert">
                 {error}
@@ -105,7 +105,7 @@ pub fn JsonBox() -> impl IntoView {
     }
 }
 
-/// The box's text as [`Action::JsonEdited`] takes it: `None` for a big one,
+/// The box's text as [`Playground::json_edited`] takes it: `None` for a big one,
 /// whose length is read without copying it.
 fn edited(area: NodeRef<Textarea>) -> Option<String> {
     let a = area.get_untracked()?;
@@ -129,12 +129,8 @@ fn value_of(a: &web_sys::HtmlTextAreaElement) -> (wasm_bindgen::JsValue, usize) 
 fn start_import(ctx: Ctx, area: NodeRef<Textarea>, owner: Option<Owner>) {
     in_chunk(owner, async move {
         if chunks::import_box(ctx, area).await.is_err() {
-            let answer = import::Answer::new(import::Imported {
-                notice: None,
-                result: Err(not_loaded(ctx)),
-            });
-            let text = area.get_untracked().map(|a| a.value()).unwrap_or_default();
-            ctx.act(Action::Import(text, answer));
+            let error = not_loaded(ctx);
+            ctx.update(|p| p.json_failed(error));
         }
     });
 }
@@ -153,12 +149,15 @@ pub fn import(ctx: Ctx, area: NodeRef<Textarea>) {
         import_here(ctx, a.value());
         return;
     }
-    ctx.act(Action::Reading);
+    ctx.update(Playground::start_reading);
     let Some(Some(ticket)) = ctx.read(|p| p.reading) else {
         return;
     };
     let done = move |read: Option<import::Checked>| match read {
-        Some(read) => ctx.act(Action::Read(ticket, import::Answer::new(read))),
+        Some(read) => {
+            ctx.update(|p| p.read(ticket, &import::Answer::new(read)));
+            build(ctx);
+        }
         // The worker could not: read here, unless a newer import or change came.
         None => here(ctx, area, ticket),
     };
@@ -179,7 +178,35 @@ fn here(ctx: Ctx, area: NodeRef<Textarea>, ticket: u64) {
 /// Reads `text` on this thread and runs it.
 fn import_here(ctx: Ctx, text: String) {
     let answer = import::Answer::new(import::read(&text));
-    ctx.act(Action::Import(text, answer));
+    ctx.update(|p| p.import_json(&text, &answer));
+    build(ctx);
+}
+
+thread_local! {
+    /// The playgrounds ([`Ctx::uid`]) whose next slice waits for its frame.
+    static WAITING: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Builds a big import ([`crate::state::Building`]) one slice after each frame
+/// the page paints, until it is in force or a newer change cancelled it, so that
+/// the page keeps answering; [`super::building::Building`] shows how far it is.
+/// At most one slice of a playground waits for its frame: an import started again
+/// meanwhile goes on with it. (Here, with the import, rather than in the setup's
+/// chunk: only an import starts a build.)
+fn build(ctx: Ctx) {
+    let uid = ctx.uid;
+    let building = ctx.read(|p| p.building.is_some()) == Some(true);
+    if !building || WAITING.with_borrow(|w| w.contains(&uid)) {
+        return;
+    }
+    WAITING.with_borrow_mut(|w| w.push(uid));
+    crate::after_paint(move || {
+        WAITING.with_borrow_mut(|w| w.retain(|&u| u != uid));
+        if ctx.read(|p| p.building.is_some()) == Some(true) {
+            ctx.update(Playground::build_some);
+            build(ctx);
+        }
+    });
 }
 
 /// Fills the box with the setup in the JSON format, written in the import's
@@ -192,7 +219,7 @@ fn export(ctx: Ctx, owner: Option<Owner>) {
         let json = chunks::write_json(setup)
             .await
             .unwrap_or_else(|_| not_loaded(ctx));
-        ctx.act(Action::Export(json));
+        ctx.update(|p| p.export_json(json));
     });
 }
 

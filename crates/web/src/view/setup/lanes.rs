@@ -5,7 +5,7 @@ use ratelab_core::Algorithm;
 use ratelab_sim::share::{format_duration, MAX_PLAYGROUND_LANES};
 use wasm_bindgen::JsCast;
 
-use crate::state::{Action, Field, LaneField, Place, MIN_LANES};
+use crate::state::{Field, LaneField, Place, MIN_LANES};
 use crate::texts::algorithms::title;
 use crate::texts::common::COMMON;
 use crate::texts::setup::SETUP;
@@ -88,7 +88,7 @@ fn LaneFields(j: usize, algorithm: Algorithm) -> impl IntoView {
                     type="checkbox"
                     name=format!("lane{j}.nodelay")
                     prop:checked=nodelay
-                    on:change=move |e| ctx.act(Action::NoDelay(j, event_target_checked(&e)))
+                    on:change=move |e| ctx.update(|p| p.set_nodelay(j, event_target_checked(&e)))
                 />
                 <span class="label">{text(&COMMON, |t| t.nodelay)}</span>
             </label>
@@ -124,7 +124,7 @@ fn LaneFields(j: usize, algorithm: Algorithm) -> impl IntoView {
                 disabled=Signal::derive(move || !removable())
                 on:click=move |e| {
                     let list = event_target::<web_sys::Element>(&e).closest(".lanes-setup").ok().flatten();
-                    ctx.act(Action::Remove(j));
+                    ctx.update(|p| p.remove_lane(j));
                     if let Some(list) = list {
                         focus_after_removal(list, j);
                     }
@@ -187,7 +187,7 @@ fn AddLane() -> impl IntoView {
                 disabled=full
                 on:change=move |e| {
                     if let Some(a) = Algorithm::from_id(&event_target_value(&e)) {
-                        ctx.act(Action::Add(a));
+                        ctx.update(|p| p.add_lane(a));
                     }
                     // The picker is a button with choices: back to "+".
                     let select: web_sys::HtmlSelectElement = event_target(&e);
