@@ -106,3 +106,28 @@ for (const lang of ['en', 'vi']) {
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
   });
 }
+
+for (const lang of ['en', 'vi']) {
+  test(`a phone's first screen reaches the first lane's picture (${lang})`, async (t) => {
+    // The page as it opens (the edge burst's first step), without scrolling.
+    const page = await open(t, site.browser, `${site.base}?lang=${lang}`, {
+      width: 390,
+      height: 844,
+      reducedMotion: 'reduce',
+    });
+    await page.locator('article.lesson .proved strong.fact').first().waitFor();
+    await page.locator('article.lane svg.timeline').first().waitFor();
+    // What the step talks about and the first lane's timeline (its marks row) are
+    // both on the first screen.
+    const marks = await page.locator('article.lane svg.timeline').first().evaluate((s) => {
+      const r = s.getBoundingClientRect();
+      return { top: r.top, marks: r.top + 62 + 8, h: innerHeight, y: scrollY };
+    });
+    assert.equal(marks.y, 0);
+    assert.ok(marks.marks <= marks.h, JSON.stringify(marks));
+    // The keys' line is left out at this width; the speed's select keeps its name.
+    assert.equal(await page.locator('.ratelab > p.hint').isVisible(), false);
+    const speed = await page.locator('.controls select[name="speed"]').evaluate((s) => s.labels[0].textContent.trim());
+    assert.ok(speed.length > 0);
+  });
+}

@@ -23,9 +23,9 @@ use crate::learn::{self, OpenLesson};
 use crate::model::Sim;
 use crate::texts::Lang;
 
-/// The playground compares three to six limiters: removing stops at three. (A link
-/// may still ask for fewer, as an embed in an article comparing two might.)
-pub const MIN_LANES: usize = 3;
+/// Removing lanes stops at one, as a link may ask for one (an article about a
+/// single limiter, or two compared).
+pub const MIN_LANES: usize = 1;
 
 /// An embed's colours (`theme=`; the page itself follows the OS).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -655,7 +655,7 @@ impl Playground {
         self.set_error(Place::Lanes, r.err());
     }
 
-    /// Removes lane `j` (down to three).
+    /// Removes lane `j` (down to [`MIN_LANES`]).
     pub fn remove_lane(&mut self, j: usize) {
         let r = self.change(|s| {
             if s.lanes.len() > MIN_LANES && j < s.lanes.len() {
@@ -1412,8 +1412,8 @@ mod tests {
         assert!(p
             .query()
             .contains("limiters=sliding_log,token_bucket,nginx,token_bucket_f64,gcra"));
-        // Removing stops at three lanes.
-        for _ in 0..5 {
+        // Removing stops at one lane.
+        for _ in 0..7 {
             p.remove_lane(0);
         }
         assert_eq!(p.setup().lanes.len(), MIN_LANES);
@@ -1836,10 +1836,7 @@ mod tests {
             OpenLesson::new("logs-denials", 0).unwrap(),
         ));
         assert_eq!(p.step_lane(), Some(0));
-        // Removing it moves another limiter into its place (a lane is added
-        // first: a page keeps at least three).
-        p.add_lane(Algorithm::Gcra);
-        assert_eq!(p.step_lane(), Some(0));
+        // Removing it moves another limiter into its place.
         p.remove_lane(0);
         assert_eq!(p.step_lane(), None);
         p.apply(Action::CloseLesson);

@@ -21,6 +21,7 @@ pub fn Budget() -> impl IntoView {
             <legend>{text(&SETUP, |t| t.budget)}</legend>
             <TextField field=Field::Limit label=text(&COMMON, |t| t.limit) value=limit hint="5" />
             <TextField field=Field::Period label=text(&COMMON, |t| t.per) value=period hint="10s" />
+            <p class="hint">{text(&SETUP, |t| t.budget_hint)}</p>
         </fieldset>
     }
 }

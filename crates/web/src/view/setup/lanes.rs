@@ -95,7 +95,9 @@ fn LaneFields(j: usize, algorithm: Algorithm) -> impl IntoView {
         }
     });
     view! {
-        <li class="lane-fields" data-lane=j data-algorithm=algorithm.id()>
+        // A group named after its limiter, so that each of its fields ("limit N",
+        // "per W") is heard with the lane it belongs to.
+        <li class="lane-fields" role="group" aria-label=name data-lane=j data-algorithm=algorithm.id()>
             <span class="name">
                 {name}
                 {algorithm.is_teaching().then(|| view! {
