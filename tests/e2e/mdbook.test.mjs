@@ -4,7 +4,9 @@
 // nested chapter, built once in mdBook's light theme and once in its dark "navy"
 // theme. In headless Chromium: nothing overflows mdBook's content column (about
 // 700 px wide), the playground plays, → inside it moves the playground and not the
-// book, and the element's theme follows the book's.
+// book, and the element's theme follows the book's. A third chapter holds the
+// compact element as the README shows it (three lanes) and one with six lanes:
+// their heights in the book's column and on a phone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -26,6 +28,15 @@ Half of a burst just before the 10 s boundary, half just after.
 <rate-limit-playground id="lab" scenario="edge-burst" limiters="fixed_window,sliding_log,token_bucket" limit="5" period="10s"></rate-limit-playground>
 
 Text after the playground.
+`;
+
+const COMPACT = `# Compact
+
+<rate-limit-playground id="three" scenario="edge-burst" limiters="fixed_window,sliding_log,token_bucket" limit="5" period="10s" compact></rate-limit-playground>
+
+Six lanes:
+
+<rate-limit-playground id="six" scenario="edge-burst" limiters="fixed_window,sliding_log,token_bucket,gcra,leaky_queue,nginx" limit="5" period="10s" compact></rate-limit-playground>
 `;
 
 async function book(name, theme) {
@@ -50,11 +61,13 @@ additional-js = ["src/ratelab/rate-limit-playground-loader.js"]
 - [Top](top.md)
   - [Nested](part/nested.md)
 - [Last](last.md)
+- [Compact](compact.md)
 `,
   );
   await writeFile(join(root, 'src', 'top.md'), CHAPTER('Top'));
   await writeFile(join(root, 'src', 'part', 'nested.md'), CHAPTER('Nested'));
   await writeFile(join(root, 'src', 'last.md'), '# Last\n\nThe end.\n');
+  await writeFile(join(root, 'src', 'compact.md'), COMPACT);
   const built = spawnSync(MDBOOK, ['build', root], { encoding: 'utf8' });
   assert.equal(built.status, 0, `mdbook build failed: ${built.error ?? ''}${built.stderr}`);
   const server = await serve(join(root, 'book'));
@@ -128,4 +141,42 @@ for (const [theme, paper] of [
 
     });
   }
+
+  test(`mdBook, ${theme} theme: the compact element's height in the column and on a phone`, async (t) => {
+    const page = await open(t, browser, `${books[theme].base}compact.html`, { width: 1280, height: 1400 });
+    for (const id of ['three', 'six']) await page.locator(`#${id} article.lane .mark`).first().waitFor();
+    const measure = () =>
+      page.evaluate(() =>
+        Object.fromEntries(
+          ['three', 'six'].map((id) => {
+            const r = document.getElementById(id).getBoundingClientRect();
+            return [id, [Math.round(r.width), Math.round(r.height)]];
+          }),
+        ),
+      );
+    const settled = () => page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+    const column = await measure();
+    // On a phone mdBook opens with its sidebar hidden (it keeps it open when a
+    // wide window narrows): the chapter again, at 390 px.
+    await page.setViewportSize({ width: 390, height: 1400 });
+    await page.reload();
+    for (const id of ['three', 'six']) await page.locator(`#${id} article.lane .mark`).first().waitFor();
+    await settled();
+    const phone = await measure();
+    console.log(`mdBook ${theme}: compact [width, height] in the column ${JSON.stringify(column)}, on a 390 px phone ${JSON.stringify(phone)}`);
+    await mkdir(artifacts, { recursive: true });
+    await page.locator('#three').screenshot({ path: join(artifacts, `mdbook-${theme}-compact-390.png`) });
+    // In the book's column (at least 700 px), as in compact.test.mjs: three lanes
+    // in 560 px, six in 1 080.
+    assert.ok(column.three[0] >= 700, `the column is ${column.three[0]} px`);
+    assert.ok(column.three[1] <= 560, `three lanes: ${column.three[1]} px`);
+    assert.ok(column.six[1] <= 1080, `six lanes: ${column.six[1]} px`);
+    // On a phone the book's column is narrower than the screen (its margins), and
+    // a lane's head takes two lines: about one phone screen for three lanes.
+    assert.ok(phone.three[0] > 300 && phone.three[0] < 390, `the phone's column is ${phone.three[0]} px`);
+    assert.ok(phone.three[1] <= 720, `three lanes on a phone: ${phone.three[1]} px`);
+    assert.ok(phone.six[1] <= 1400, `six lanes on a phone: ${phone.six[1]} px`);
+    // The theme follows the book's.
+    assert.equal(await page.locator('#three .ratelab').evaluate((e) => getComputedStyle(e).backgroundColor), paper);
+  });
 }

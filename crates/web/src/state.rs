@@ -57,7 +57,8 @@ pub struct MountOptions {
     /// Inside another page (custom element, iframe, JS `mount`): no global keyboard
     /// handlers (keys work when the playground has focus), no URL writes.
     pub embed: bool,
-    /// The compact variant: lanes, clock and yardstick only.
+    /// The compact variant: the clock and the lanes, each one line over its timeline
+    /// with its other parts behind a disclosure (docs/embedding.md).
     pub compact: bool,
     /// The colours: forced light or dark, or the host's.
     pub theme: Theme,

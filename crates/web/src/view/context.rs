@@ -76,7 +76,7 @@ pub struct Ctx {
     /// The lane the open lesson step is about ([`Playground::step_lane`]), as a
     /// memo of a type the page already has.
     pub step_lane: Memo<Option<u64>>,
-    /// The compact variant (lanes, clock and yardstick only).
+    /// The compact variant (the clock and the lanes, one screen: docs/embedding.md).
     pub compact: bool,
     /// Mounted in another page.
     pub embed: bool,

@@ -142,6 +142,11 @@ pub fn Lane(j: usize, algorithm: Algorithm) -> impl IntoView {
                     </span>
                 })}
                 <span class="params">{params}</span>
+                // The compact layout's disclosure: the lane's state over time, gauge
+                // and response show while it is open (`.more[open]` in the stylesheet).
+                {ctx.compact.then(|| view! {
+                    <details class="more"><summary>{text(&LANES, |t| t.more)}</summary></details>
+                })}
             </header>
             <div class="lane-body">
                 <div class="lane-track" class:blind=blind>
