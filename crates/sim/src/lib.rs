@@ -64,6 +64,7 @@ pub mod cost;
 pub mod counter_error;
 mod error;
 mod json;
+mod lane;
 mod run;
 pub mod scenario;
 pub mod service;
@@ -80,13 +81,14 @@ mod yardstick;
 /// The engine, re-exported so that users of the simulator need one dependency.
 pub use ratelab_core;
 
-pub use config::{Config, LaneSpec, ResolvedParams, MAX_LANES};
+pub use config::Config;
 pub use cost::{Budget, Cost};
 pub use error::SimError;
 pub use json::{
     live_request, scenarios_json, simulate_json, simulate_value, LimiterOut, LIMITER_FIELDS,
     MAX_LABEL_CHARS, REQUEST_FIELDS, TOP_FIELDS,
 };
+pub use lane::{LaneSpec, ResolvedParams, MAX_LANES};
 pub use run::{run, run_with, trace, trace_each, Decided, LaneReport, LaneTrace, Report, TraceRow};
 pub use scenario::{
     scenario, scenario_info, scenario_without_services, Overrides, ScenarioId, ScenarioInfo,

@@ -2,9 +2,10 @@
 
 use ratelab_core::{AnyLimiter, Explanation, Keyed, Limiter, Ms};
 
-use crate::config::{Config, LaneSpec, ResolvedParams};
+use crate::config::Config;
 use crate::cost::Budget;
 use crate::error::SimError;
+use crate::lane::{LaneSpec, ResolvedParams};
 use crate::scenario::ScenarioId;
 use crate::service::{run_services, ServiceReport};
 use crate::stream::{Request, Stream};

@@ -27,8 +27,9 @@ mod service;
 mod tree;
 mod write;
 
-use crate::config::{Config, LaneSpec};
+use crate::config::Config;
 use crate::error::SimError;
+use crate::lane::LaneSpec;
 use crate::run::{run, Report};
 
 pub use read::{LIMITER_FIELDS, MAX_LABEL_CHARS, REQUEST_FIELDS, TOP_FIELDS};

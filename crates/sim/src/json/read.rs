@@ -22,8 +22,9 @@ use serde_json::Value;
 
 use super::tree::{self, Json, Num, NumKind, Obj};
 
-use crate::config::{Config, LaneSpec, MAX_LANES};
+use crate::config::Config;
 use crate::error::SimError;
+use crate::lane::{LaneSpec, MAX_LANES};
 use crate::scenario::{self, defaults, scenario_ids, Overrides, ScenarioId, ScenarioInfo};
 use crate::stream::{Request, Stream, MAX_REQUESTS, MAX_TIME_MS};
 use crate::text;
@@ -57,8 +58,7 @@ pub const LIMITER_FIELDS: &[&str] = &[
 /// The fields of a request object.
 pub const REQUEST_FIELDS: &[&str] = &["t", "key", "cost"];
 
-/// The longest limiter id and request key accepted.
-pub const MAX_LABEL_CHARS: usize = 64;
+pub use crate::stream::MAX_LABEL_CHARS;
 
 /// The most bytes shown of a string value in an error.
 const SHOWN_CHARS: usize = 40;

@@ -6,7 +6,8 @@
 use ratelab_core::Ms;
 use serde::{Serialize, Serializer};
 
-use crate::config::{Config, LaneSpec, ResolvedParams};
+use crate::config::Config;
+use crate::lane::{LaneSpec, ResolvedParams};
 use crate::run::{LaneReport, Report};
 use crate::scenario::{defaults, ScenarioId, ScenarioInfo, SCENARIOS};
 use crate::service::{service_scenario, ServiceSpec};

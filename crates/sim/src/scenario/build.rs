@@ -1,7 +1,8 @@
 //! A scenario and its overrides to a runnable, validated [`Config`].
 
-use crate::config::{Config, LaneSpec};
+use crate::config::Config;
 use crate::error::SimError;
+use crate::lane::LaneSpec;
 use crate::service::{
     Demands, ServiceSetup, ServiceSpec, SERVICE_CLIENTS, SERVICE_DURATION_MS, SERVICE_LOAD_PERMILLE,
 };

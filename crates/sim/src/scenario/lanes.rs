@@ -2,7 +2,7 @@
 
 use ratelab_core::Algorithm;
 
-use crate::config::LaneSpec;
+use crate::lane::LaneSpec;
 
 use super::ScenarioId;
 

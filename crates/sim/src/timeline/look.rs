@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use ratelab_core::{AnyLimiter, Explanation, Headers, Keyed, Limiter, Snapshot};
 
-use crate::config::LaneSpec;
+use crate::lane::LaneSpec;
 use crate::stream::Request;
 use crate::yardstick::{Prefix, Yardstick, HISTOGRAM_BUCKET_MS};
 

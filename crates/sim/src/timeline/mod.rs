@@ -44,7 +44,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use ratelab_core::{AnyLimiter, Keyed};
 
-use crate::config::LaneSpec;
+use crate::lane::LaneSpec;
 use crate::stream::Request;
 use crate::yardstick::{Meter, Prefix};
 

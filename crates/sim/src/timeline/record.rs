@@ -4,9 +4,10 @@ use std::collections::{BTreeMap, VecDeque};
 
 use ratelab_core::{CheckError, Keyed, Limiter, Ms};
 
-use crate::config::{Config, LaneSpec};
+use crate::config::Config;
 use crate::cost::Budget;
 use crate::error::SimError;
+use crate::lane::LaneSpec;
 use crate::stream::{Request, Stream};
 use crate::yardstick::{Meter, Prefix};
 
