@@ -22,6 +22,7 @@
 //!    in `write.rs` (a field of the mirror struct, in the README's order; fields may
 //!    be added, never reordered or renamed).
 
+mod limiter;
 mod read;
 mod service;
 mod tree;
@@ -32,9 +33,9 @@ use crate::error::SimError;
 use crate::lane::LaneSpec;
 use crate::run::{run, Report};
 
+pub use limiter::LimiterOut;
 pub use read::{LIMITER_FIELDS, MAX_LABEL_CHARS, REQUEST_FIELDS, TOP_FIELDS};
 pub use write::scenarios_json;
-pub use write::LimiterOut;
 
 impl Config {
     /// Parses the JSON format (see the crate docs and the README's "JSON format").

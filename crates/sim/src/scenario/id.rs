@@ -2,8 +2,6 @@
 
 use core::fmt;
 
-use super::{ScenarioInfo, SCENARIOS};
-
 /// A scenario of the registry. Written in JSON, links and the command line as its
 /// [`ScenarioId::id`] (`"edge-burst"`, `"lab-d"`, …).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -65,7 +63,7 @@ pub enum ScenarioId {
 }
 
 impl ScenarioId {
-    /// Every scenario, in the order the playground lists them (and [`SCENARIOS`]).
+    /// Every scenario, in the order the playground lists them (and [`SCENARIOS`](super::SCENARIOS)).
     pub const ALL: [ScenarioId; 26] = [
         ScenarioId::EdgeBurstDemo,
         ScenarioId::EdgeBurst,
@@ -141,18 +139,6 @@ impl ScenarioId {
     pub fn from_id(id: &str) -> Option<ScenarioId> {
         ScenarioId::ALL.into_iter().find(|s| s.id() == id)
     }
-
-    /// Its registry entry.
-    pub const fn info(self) -> &'static ScenarioInfo {
-        // In range and the right entry: checked at compile time below.
-        &SCENARIOS[self as usize]
-    }
-
-    /// Whether it takes top-level JSON field `field` besides `scenario` (see
-    /// [`ScenarioInfo::overrides`]).
-    pub fn takes(self, field: &str) -> bool {
-        self.info().overrides.contains(&field)
-    }
 }
 
 impl fmt::Display for ScenarioId {
@@ -164,7 +150,7 @@ impl fmt::Display for ScenarioId {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::scenario_ids;
+    use crate::scenario::{scenario_ids, SCENARIOS};
 
     #[test]
     fn ids_round_trip_and_match_the_registry() {

@@ -37,6 +37,20 @@ const SERVICE: &[&str] = &[
     "duration_ms",
 ];
 
+impl ScenarioId {
+    /// Its registry entry.
+    pub const fn info(self) -> &'static ScenarioInfo {
+        // In range and the right entry: checked at compile time below.
+        &SCENARIOS[self as usize]
+    }
+
+    /// Whether it takes top-level JSON field `field` besides `scenario` (see
+    /// [`ScenarioInfo::overrides`]).
+    pub fn takes(self, field: &str) -> bool {
+        self.info().overrides.contains(&field)
+    }
+}
+
 // `SCENARIOS[i]` is the entry of `ScenarioId::ALL[i]`, whose discriminant is `i`: a
 // registry out of order does not compile.
 const _: () = {

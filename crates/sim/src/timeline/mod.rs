@@ -105,11 +105,3 @@ impl Extending {
         self.next
     }
 }
-
-/// The bytes of a keyed state, as [`crate::cost`] counts them: each key's limiter
-/// and name, and a sliding log's entries.
-fn state_bytes(k: &Keyed<AnyLimiter>) -> u64 {
-    k.iter()
-        .map(|(name, l)| crate::cost::key_bytes(name.len()) + crate::cost::heap_bytes(l))
-        .sum()
-}

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use ratelab_core::{CheckError, Keyed, Limiter, Ms};
+use ratelab_core::{AnyLimiter, CheckError, Keyed, Limiter, Ms};
 
 use crate::config::Config;
 use crate::cost::Budget;
@@ -11,9 +11,7 @@ use crate::lane::LaneSpec;
 use crate::stream::{Request, Stream};
 use crate::yardstick::{Meter, Prefix};
 
-use super::{
-    state_bytes, Entry, Extending, Lane, Outcome, Timeline, TimelineError, TimelineLimits,
-};
+use super::{Entry, Extending, Lane, Outcome, Timeline, TimelineError, TimelineLimits};
 
 impl Timeline {
     /// Lanes with default limits; `window_ms` is the yardstick window (`None` = each
@@ -273,4 +271,12 @@ impl Timeline {
         self.requests.drain(..drop.min(self.requests.len()));
         self.base = new_base;
     }
+}
+
+/// The bytes of a keyed state, as [`crate::cost`] counts them: each key's limiter
+/// and name, and a sliding log's entries.
+fn state_bytes(k: &Keyed<AnyLimiter>) -> u64 {
+    k.iter()
+        .map(|(name, l)| crate::cost::key_bytes(name.len()) + crate::cost::heap_bytes(l))
+        .sum()
 }

@@ -7,7 +7,7 @@ use crate::service::{
     Backoff, ClientSpec, Demand, LimitSpec, OnOutage, RetryPolicy, Route, ServiceSpec,
 };
 
-use crate::json::write::LimiterOut;
+use crate::json::limiter::LimiterOut;
 
 /// A service in the input format: what [`services_from`](super::services_from) reads back to an equal
 /// spec. Defaults are left out; clients named `base-0` … `base-(n−1)` in a row with
