@@ -89,7 +89,7 @@ pub use json::{
     MAX_LABEL_CHARS, REQUEST_FIELDS, TOP_FIELDS,
 };
 pub use lane::{LaneSpec, ResolvedParams, MAX_LANES};
-pub use run::{run, run_with, trace, trace_each, Decided, LaneReport, LaneTrace, Report, TraceRow};
+pub use run::{run, run_with, trace, trace_each, LaneReport, LaneTrace, Report, TraceRow};
 pub use scenario::{
     scenario, scenario_info, scenario_without_services, Overrides, ScenarioId, ScenarioInfo,
     SCENARIOS,
@@ -97,4 +97,4 @@ pub use scenario::{
 pub use stream::{Request, Stream, MAX_REQUESTS, MAX_TIME_MS};
 pub use sweep::{sweep, Sweep, SweepRow, SweepSpec};
 pub use timeline::{BusiestWindow, Extending, Outcome, Timeline, TimelineError, TimelineLimits};
-pub use yardstick::{Yardstick, HISTOGRAM_BUCKET_MS, HISTOGRAM_MAX_BUCKETS};
+pub use yardstick::{Decided, Yardstick, HISTOGRAM_BUCKET_MS, HISTOGRAM_MAX_BUCKETS};
