@@ -10,7 +10,7 @@ use crate::service::{
 };
 use crate::stream::{MAX_REQUESTS, MAX_TIME_MS};
 
-use crate::json::read::{
+use crate::json::fields::{
     describe, join, label, limiter_from, name_lane, positive, shown, string, uint, unknown_fields,
     Unit, LIMITER_FIELDS,
 };
