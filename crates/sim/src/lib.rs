@@ -38,7 +38,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | `stream`, `config` | requests, streams, lanes, a runnable [`Config`] (no JSON) |
+//! | `stream`, `lane`, `config` | requests, streams, one lane ([`LaneSpec`]), a runnable [`Config`] (no JSON) |
 //! | [`scenario`](mod@scenario) | the registry: [`ScenarioId`], its streams and default lanes |
 //! | `json` | the JSON format, reading and writing ([`Config::from_json`], [`Report::to_json`], [`simulate_json`], [`scenarios_json`]) |
 //! | `run`, `yardstick` | one stream through every lane, and the shared metrics |
