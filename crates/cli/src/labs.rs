@@ -2,10 +2,9 @@
 
 use ratelab_learn::lesson::Lang;
 use ratelab_sim::scenario::{scenario, Overrides, ScenarioId};
-use ratelab_sim::sweep::Sweep;
 use ratelab_sim::{run, Config, Report, SCENARIOS};
 
-use crate::table::{render as table, Align};
+use crate::table::{render as table, seconds, Align};
 use crate::Failure;
 
 /// The scenario registry as a table.
@@ -60,11 +59,11 @@ pub fn render(which: &str) -> Result<String, Failure> {
             if let Some(spec) = &config.sweep {
                 out.push('\n');
                 let judged = ratelab_learn::judge::judge(spec)?;
-                out.push_str(&crate::lessons::judged_table(&judged, Lang::En));
+                out.push_str(&crate::lab_d::judged_table(&judged, Lang::En));
             }
             if let Some(sweep) = &report.sweep {
                 out.push('\n');
-                out.push_str(&sweep_table(sweep));
+                out.push_str(&crate::lab_d::sweep_table(sweep));
             }
         }
         _ => {
@@ -80,18 +79,6 @@ pub fn render(which: &str) -> Result<String, Failure> {
         }
     }
     Ok(out)
-}
-
-/// `10000` → `10 s`, `1500` → `1.5 s`.
-pub fn seconds(ms: u64) -> String {
-    let mut s = format!("{}.{:03}", ms / 1000, ms % 1000);
-    while s.ends_with('0') {
-        s.pop();
-    }
-    if s.ends_with('.') {
-        s.pop();
-    }
-    format!("{s} s")
 }
 
 /// passed / blocked / maxima per lane; `span` adds "allowed in [from, to)".
@@ -204,58 +191,4 @@ fn waits(report: &Report) -> String {
         ],
         &rows,
     )
-}
-
-/// `part` of `whole` as a percentage with two decimals, in integers.
-fn percent(part: u64, whole: u64) -> String {
-    if whole == 0 {
-        return "–".into();
-    }
-    let hundredths = (part as u128 * 10_000 + whole as u128 / 2) / whole as u128;
-    format!("{}.{:02} %", hundredths / 100, hundredths % 100)
-}
-
-/// Lab D's second table: the counter next to an independent sliding log.
-pub fn sweep_table(s: &Sweep) -> String {
-    let mut out = format!(
-        "Side by side with an independent sliding log ({} clients × {} min at {} per {} s each, seed {}): {} against {}, each on its own history:\n",
-        s.clients,
-        s.duration_ms / 60_000,
-        s.limit,
-        s.period_ms / 1000,
-        s.seed,
-        s.candidate,
-        s.baseline
-    );
-    let rows: Vec<Vec<String>> = s
-        .rows
-        .iter()
-        .map(|r| {
-            vec![
-                r.load.clone(),
-                r.requests.to_string(),
-                r.baseline_allowed.to_string(),
-                r.candidate_allowed.to_string(),
-                r.wrong_allows.to_string(),
-                percent(r.wrong_allows, r.requests),
-                r.wrong_blocks.to_string(),
-                percent(r.wrong_blocks, r.requests),
-            ]
-        })
-        .collect();
-    out.push_str(&table(
-        &[
-            "load",
-            "requests",
-            "log allowed",
-            "counter allowed",
-            "wrong allows",
-            "of requests",
-            "wrong blocks",
-            "of requests",
-        ],
-        &crate::table::label_then_numbers(7),
-        &rows,
-    ));
-    out
 }

@@ -1,11 +1,9 @@
 //! `ratelab lessons` and `ratelab lesson ID [--json] [--lang en|vi]`: the guided
 //! path as text, each statement filled with the numbers the engine computed.
 
-use ratelab_learn::judge::Judged;
-use ratelab_learn::lesson::{lesson, lesson_ids, FactValue, Lang, LESSONS};
+use ratelab_learn::lesson::{lesson, lesson_ids, Lang, LESSONS};
 
-use crate::labs::seconds;
-use crate::table::{render as table, Align};
+use crate::table::{render as table, seconds, Align};
 use crate::Failure;
 
 /// The list: id, group, title, steps.
@@ -64,56 +62,14 @@ pub fn show(id: &str, json: bool, lang: Lang, base: Option<&str>) -> Result<Stri
         ));
         if let Some(j) = &s.judged {
             out.push('\n');
-            out.push_str(&judged_table(j, lang));
+            out.push_str(&crate::lab_d::judged_table(j, lang));
         }
         if let Some(sw) = &s.report.sweep {
             out.push('\n');
-            out.push_str(&crate::labs::sweep_table(sw));
+            out.push_str(&crate::lab_d::sweep_table(sw));
         }
     }
     Ok(out)
-}
-
-/// Lab D judged on its own history, the article's columns.
-pub fn judged_table(j: &Judged, lang: Lang) -> String {
-    let pct = |f| FactValue::Share(f).text(lang);
-    let mut out = format!(
-        "Judged on its own history ({} clients × {} min at {} per {}, seed {}): each decision of the sliding window counter against an exact count of what it had itself admitted in the last window:\n",
-        j.clients,
-        j.duration_ms / 60_000,
-        j.limit,
-        seconds(j.period_ms),
-        j.seed
-    );
-    let rows: Vec<Vec<String>> = j
-        .rows
-        .iter()
-        .map(|r| {
-            vec![
-                r.load.clone(),
-                r.requests.to_string(),
-                pct(r.allowed_share()),
-                pct(r.wrong_allow_share()),
-                pct(r.wrong_block_share()),
-                FactValue::ApproxShare(r.mean_error()).text(lang),
-                r.worst_client_max.to_string(),
-            ]
-        })
-        .collect();
-    out.push_str(&table(
-        &[
-            "load",
-            "requests",
-            "allowed",
-            "wrongly allowed",
-            "wrongly blocked",
-            "mean estimate error",
-            "worst client, most in one window",
-        ],
-        &crate::table::label_then_numbers(6),
-        &rows,
-    ));
-    out
 }
 
 /// A translation as text: the lane, what it admits, the notes, every tool's config.

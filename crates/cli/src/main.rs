@@ -24,6 +24,7 @@
 //! (ids, keys, messages) is sanitised ([`ratelab_sim::text::sanitize`]).
 
 mod choose;
+mod lab_d;
 mod labs;
 mod lessons;
 mod redis;

@@ -36,7 +36,7 @@ pub fn render(
         out.push_str(&heading(&lane.id, lane.algorithm.id(), &lane.resolved()));
         out.push_str(&format!(
             " at {}{}\n",
-            crate::labs::seconds(at),
+            crate::table::seconds(at),
             if key.is_empty() {
                 String::new()
             } else {

@@ -51,6 +51,18 @@ pub fn label_then_numbers(numbers: usize) -> Vec<Align> {
         .collect()
 }
 
+/// `10000` → `10 s`, `1500` → `1.5 s`.
+pub fn seconds(ms: u64) -> String {
+    let mut s = format!("{}.{:03}", ms / 1000, ms % 1000);
+    while s.ends_with('0') {
+        s.pop();
+    }
+    if s.ends_with('.') {
+        s.pop();
+    }
+    format!("{s} s")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -106,7 +106,7 @@ pub fn heading(id: &str, algorithm: &str, p: &ResolvedParams) -> String {
         sanitize(id),
         algorithm,
         p.limit,
-        crate::labs::seconds(p.period_ms)
+        crate::table::seconds(p.period_ms)
     );
     if let Some(b) = p.burst {
         s.push_str(&format!(", burst {b}"));

@@ -346,7 +346,7 @@ impl<'a> Measure<'a> {
     /// one (its guarantee, when W is its period), and at most `cap`.
     fn window_bytes(
         &mut self,
-        lane: &crate::config::LaneSpec,
+        lane: &crate::lane::LaneSpec,
         window_ms: Option<u64>,
         cap: u64,
     ) -> u64 {

@@ -45,9 +45,10 @@ use std::collections::{BTreeMap, VecDeque};
 
 use ratelab_core::{Algorithm, Amount, Keyed, Limiter, Snapshot};
 
-use crate::config::{Config, LaneSpec};
+use crate::config::Config;
 use crate::cost::Budget;
 use crate::error::SimError;
+use crate::lane::LaneSpec;
 
 /// How a decision compares with the exact rule on the same history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -38,7 +38,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | `stream`, `config` | requests, streams, lanes, a runnable [`Config`] (no JSON) |
+//! | `stream`, `lane`, `config` | requests, streams, one lane ([`LaneSpec`]), a runnable [`Config`] (no JSON) |
 //! | [`scenario`](mod@scenario) | the registry: [`ScenarioId`], its streams and default lanes |
 //! | `json` | the JSON format, reading and writing ([`Config::from_json`], [`Report::to_json`], [`simulate_json`], [`scenarios_json`]) |
 //! | `run`, `yardstick` | one stream through every lane, and the shared metrics |
@@ -64,6 +64,7 @@ pub mod cost;
 pub mod counter_error;
 mod error;
 mod json;
+mod lane;
 mod run;
 pub mod scenario;
 pub mod service;
@@ -80,14 +81,15 @@ mod yardstick;
 /// The engine, re-exported so that users of the simulator need one dependency.
 pub use ratelab_core;
 
-pub use config::{Config, LaneSpec, ResolvedParams, MAX_LANES};
+pub use config::Config;
 pub use cost::{Budget, Cost};
 pub use error::SimError;
 pub use json::{
     live_request, scenarios_json, simulate_json, simulate_value, LimiterOut, LIMITER_FIELDS,
     MAX_LABEL_CHARS, REQUEST_FIELDS, TOP_FIELDS,
 };
-pub use run::{run, run_with, trace, trace_each, Decided, LaneReport, LaneTrace, Report, TraceRow};
+pub use lane::{LaneSpec, ResolvedParams, MAX_LANES};
+pub use run::{run, run_with, trace, trace_each, LaneReport, LaneTrace, Report, TraceRow};
 pub use scenario::{
     scenario, scenario_info, scenario_without_services, Overrides, ScenarioId, ScenarioInfo,
     SCENARIOS,
@@ -95,4 +97,4 @@ pub use scenario::{
 pub use stream::{Request, Stream, MAX_REQUESTS, MAX_TIME_MS};
 pub use sweep::{sweep, Sweep, SweepRow, SweepSpec};
 pub use timeline::{BusiestWindow, Extending, Outcome, Timeline, TimelineError, TimelineLimits};
-pub use yardstick::{Yardstick, HISTOGRAM_BUCKET_MS, HISTOGRAM_MAX_BUCKETS};
+pub use yardstick::{Decided, Yardstick, HISTOGRAM_BUCKET_MS, HISTOGRAM_MAX_BUCKETS};

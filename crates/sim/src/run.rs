@@ -2,14 +2,15 @@
 
 use ratelab_core::{AnyLimiter, Explanation, Keyed, Limiter, Ms};
 
-use crate::config::{Config, LaneSpec, ResolvedParams};
+use crate::config::Config;
 use crate::cost::Budget;
 use crate::error::SimError;
+use crate::lane::{LaneSpec, ResolvedParams};
 use crate::scenario::ScenarioId;
 use crate::service::{run_services, ServiceReport};
 use crate::stream::{Request, Stream};
 use crate::sweep::{sweep, Sweep};
-use crate::yardstick::{Meter, Yardstick};
+use crate::yardstick::{Decided, Meter, Yardstick};
 
 /// The result of a run (the JSON output). Field order is the format.
 /// Written as JSON by [`Report::to_json`] (and `Serialize`, in `crate::json`).
@@ -112,17 +113,6 @@ pub fn run(config: &Config) -> Result<Report, SimError> {
     })?;
     report.sweep = config.sweep.as_ref().map(sweep).transpose()?;
     Ok(report)
-}
-
-/// One request as some decider saw it: what the yardstick needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Decided {
-    /// Allowed (possibly after `wait`)?
-    pub allowed: bool,
-    /// The exact wait of an allowed request (ignored when denied).
-    pub wait: Ms,
-    /// How many numbers of state the request's key held after it.
-    pub state_numbers: usize,
 }
 
 /// The report of [`run`] with the decisions made elsewhere: `decide(j, lane,

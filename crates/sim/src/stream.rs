@@ -12,6 +12,9 @@ pub const MAX_REQUESTS: usize = 2_000_000;
 /// and every JSON reader agree on.
 pub const MAX_TIME_MS: u64 = (1 << 53) - 1;
 
+/// The longest limiter id and request key accepted.
+pub const MAX_LABEL_CHARS: usize = 64;
+
 /// One request: when it arrives, from whom, and how much it costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Request {

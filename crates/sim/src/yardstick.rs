@@ -7,6 +7,17 @@ use std::collections::VecDeque;
 use crate::stream::Request;
 use ratelab_core::Ms;
 
+/// One request as some decider saw it: what the yardstick needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decided {
+    /// Allowed (possibly after `wait`)?
+    pub allowed: bool,
+    /// The exact wait of an allowed request (ignored when denied).
+    pub wait: Ms,
+    /// How many numbers of state the request's key held after it.
+    pub state_numbers: usize,
+}
+
 /// Width of a histogram bucket: allowed requests are counted per 10 s of arrival time.
 pub const HISTOGRAM_BUCKET_MS: u64 = 10_000;
 

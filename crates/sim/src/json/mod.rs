@@ -5,7 +5,9 @@
 //!   error one line naming its path.
 //! - `write.rs`: a [`Report`] → the output, a [`Config`] → the
 //!   explicit input form ("export"), the registry → `ratelab scenarios --json`.
-//! - `service.rs`: the `services` section (a service run), both ways.
+//! - `fields.rs`: the readers every part shares (integers, strings, labels, unknown
+//!   fields, one limiter object); `limiter.rs`: one limiter written in the input form.
+//! - `service/`: the `services` section (a service run), both ways.
 //!
 //! Dependencies point one way: this module uses [`crate::config`],
 //! [`crate::scenario`] and [`crate::run`]; none of them knows about JSON.
@@ -22,18 +24,22 @@
 //!    in `write.rs` (a field of the mirror struct, in the README's order; fields may
 //!    be added, never reordered or renamed).
 
+mod fields;
+mod limiter;
 mod read;
 mod service;
 mod tree;
 mod write;
 
-use crate::config::{Config, LaneSpec};
+use crate::config::Config;
 use crate::error::SimError;
+use crate::lane::LaneSpec;
 use crate::run::{run, Report};
 
-pub use read::{LIMITER_FIELDS, MAX_LABEL_CHARS, REQUEST_FIELDS, TOP_FIELDS};
+pub use fields::LIMITER_FIELDS;
+pub use limiter::LimiterOut;
+pub use read::{MAX_LABEL_CHARS, REQUEST_FIELDS, TOP_FIELDS};
 pub use write::scenarios_json;
-pub use write::LimiterOut;
 
 impl Config {
     /// Parses the JSON format (see the crate docs and the README's "JSON format").

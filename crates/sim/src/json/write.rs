@@ -6,7 +6,8 @@
 use ratelab_core::Ms;
 use serde::{Serialize, Serializer};
 
-use crate::config::{Config, LaneSpec, ResolvedParams};
+use crate::config::Config;
+use crate::lane::{LaneSpec, ResolvedParams};
 use crate::run::{LaneReport, Report};
 use crate::scenario::{defaults, ScenarioId, ScenarioInfo, SCENARIOS};
 use crate::service::{service_scenario, ServiceSpec};
@@ -16,6 +17,8 @@ use super::service::{ServiceReportOut, ServiceSpecOut};
 use crate::stream::{Request, Stream};
 use crate::sweep::{Sweep, SweepRow};
 use crate::yardstick::Yardstick;
+
+use super::limiter::LimiterOut;
 
 /// Writes `value`. Serialising plain structs of strings and integers into a string
 /// cannot fail; an empty string would say so should it ever happen.
@@ -248,38 +251,6 @@ impl<'a> RequestOut<'a> {
                 key,
                 cost: r.cost,
             }
-        }
-    }
-}
-
-/// A limiter in the input format (also in the registry's output, and in a
-/// service's limits): serialise it to write a [`LaneSpec`] as the format reads it
-/// (`LimiterOut::from(&lane)`). Public for the formats that embed a lane (the
-/// translator's answer in `ratelab-learn`).
-#[derive(Serialize)]
-pub struct LimiterOut<'a> {
-    algorithm: &'static str,
-    id: &'a str,
-    limit: u64,
-    period_ms: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    burst: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    delay: Option<u64>,
-    #[serde(skip_serializing_if = "core::ops::Not::not")]
-    nodelay: bool,
-}
-
-impl<'a> From<&'a LaneSpec> for LimiterOut<'a> {
-    fn from(l: &'a LaneSpec) -> LimiterOut<'a> {
-        LimiterOut {
-            algorithm: l.algorithm.id(),
-            id: &l.id,
-            limit: l.params.limit,
-            period_ms: l.params.period_ms,
-            burst: l.params.burst,
-            delay: l.params.delay,
-            nodelay: l.params.nodelay,
         }
     }
 }

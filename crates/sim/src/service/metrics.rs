@@ -23,7 +23,7 @@ use ratelab_core::Ms;
 
 use crate::yardstick::Slide;
 
-use super::engine::{Attempt, Decider};
+use super::attempt::{Attempt, Decider};
 use super::spec::ServiceSpec;
 
 /// The per-second series cover the first 2 h 24 min (8 640 s) of the clock.

@@ -39,6 +39,7 @@
 //! The scenarios of the registry are [`service_scenario`]'s; the `service` scenario,
 //! whose knobs are chosen, is [`ServiceSetup`]'s.
 
+mod attempt;
 mod demand;
 mod engine;
 mod metrics;
@@ -48,7 +49,8 @@ mod setup;
 mod spec;
 mod timeline;
 
-pub use engine::{run_service, Attempt, Decider, ServiceReport};
+pub use attempt::{Attempt, Decider};
+pub use engine::{run_service, ServiceReport};
 pub use metrics::{
     ClientStats, DeniedBy, Goodput, InstanceStats, PerSecond, Percentiles, RouteStats,
     ServiceYardstick, PER_SECOND_MAX_BUCKETS,

@@ -17,7 +17,7 @@
 
 use ratelab_core::Algorithm;
 
-use crate::config::LaneSpec;
+use crate::lane::LaneSpec;
 use crate::scenario::ScenarioId;
 
 use super::spec::{

@@ -8,8 +8,8 @@
 //! demand at `load` (thousandths of the limit per period; client 0 at `noisy` times
 //! that), one route of cost 1, and the same retry policy.
 
-use crate::config::LaneSpec;
 use crate::error::SimError;
+use crate::lane::LaneSpec;
 
 use super::spec::{
     Backoff, Balancing, ClientSpec, Demand, KeyMode, LimitSpec, OnOutage, RetryPolicy, ServiceSpec,

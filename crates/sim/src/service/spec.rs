@@ -5,10 +5,9 @@
 
 use ratelab_core::{CheckError, Limiter, MAX_PERIOD_MS};
 
-use crate::config::LaneSpec;
 use crate::error::SimError;
-use crate::json::MAX_LABEL_CHARS;
-use crate::stream::{MAX_REQUESTS, MAX_TIME_MS};
+use crate::lane::LaneSpec;
+use crate::stream::{MAX_LABEL_CHARS, MAX_REQUESTS, MAX_TIME_MS};
 
 /// The most clients one service has (the playground's timeline holds 1 000 keys).
 pub const MAX_CLIENTS: usize = 1_000;

@@ -23,7 +23,8 @@ use std::ops::Range;
 
 use crate::error::SimError;
 
-use super::engine::{run_service_into, Attempt, Sink};
+use super::attempt::Attempt;
+use super::engine::{run_service_into, Sink};
 use super::metrics::ServiceYardstick;
 use super::retry::AfterRefusal;
 use super::spec::ServiceSpec;

@@ -62,8 +62,9 @@ use std::fmt;
 
 use ratelab_core::Algorithm;
 
-use crate::config::{Config, LaneSpec};
+use crate::config::Config;
 use crate::error::SimError;
+use crate::lane::LaneSpec;
 use crate::scenario::{self, Overrides, ScenarioId, ScenarioInfo};
 use crate::service::ServiceSetup;
 use crate::stream::Stream;

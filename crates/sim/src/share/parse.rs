@@ -22,7 +22,7 @@ use super::values::{
 };
 use super::write::reference_lanes;
 use super::{normalise_ids, Link, Notice, Setup, View, LANGS, MAX_PLAYGROUND_LANES};
-use crate::config::LaneSpec;
+use crate::lane::LaneSpec;
 use crate::scenario::{self, defaults, ScenarioId};
 use crate::stream::MAX_TIME_MS;
 

@@ -7,8 +7,8 @@ use ratelab_core::MAX_COUNT;
 use super::encoding::{decode, encode};
 use super::{MAX_URL_REQUESTS, SPEEDS_PERMILLE};
 use crate::scenario::defaults;
+use crate::stream::MAX_LABEL_CHARS;
 use crate::stream::{Request, Stream, MAX_TIME_MS};
-use crate::MAX_LABEL_CHARS;
 
 /// The longest value quoted back in a notice.
 const SHOWN: usize = 40;

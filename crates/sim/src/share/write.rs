@@ -9,7 +9,7 @@ use super::values::{
 #[cfg(doc)]
 use super::Link;
 use super::{opening_lanes, service, Notice, Setup, View, MAX_URL_REQUESTS};
-use crate::config::LaneSpec;
+use crate::lane::LaneSpec;
 use crate::scenario::ScenarioId;
 
 /// A link as written, and what had to be left out of it.
