@@ -5,12 +5,11 @@
 // and dark are the same height. Then, on the same page, one lane's details are
 // opened from the keyboard: that lane alone grows, and shows its state over time,
 // its gauge and the 429 a request would get; closed again, it is as it was.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { STRICT_CSP, artifacts, dist, launch, open, serve } from './helpers.mjs';
+import { artifacts, open, useSite } from './helpers.mjs';
 
 const THREE = 'fixed_window,sliding_log,token_bucket';
 const SIX = 'fixed_window,sliding_log,token_bucket,gcra,leaky_queue,nginx';
@@ -49,27 +48,7 @@ const BOUNDS = {
   390: { three: 700, six: 1400 },
 };
 
-let server;
-let browser;
-let base;
-let dir;
-
-before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ratelab-compact-'));
-  await symlink(dist, join(dir, 'ratelab'));
-  await writeFile(join(dir, 'compact.html'), HTML);
-  await writeFile(join(dir, 'page.css'), CSS);
-  await writeFile(join(dir, 'favicon.ico'), '');
-  server = await serve(dir, { csp: STRICT_CSP });
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const site = useSite('compact', { 'compact.html': HTML, 'page.css': CSS });
 
 /** Two animation frames: the lanes' ResizeObserver has reported and the page redrawn. */
 const settled = (page) =>
@@ -80,7 +59,7 @@ const laneHeights = (lab) =>
   lab.locator('article.lane').evaluateAll((lanes) => lanes.map((l) => Math.round(l.getBoundingClientRect().height)));
 
 test('compact elements fit their bounds at 700 and 390 px, light and dark; a lane opens alone', async (t) => {
-  const page = await open(t, browser, `${base}compact.html`, { width: 760, height: 2400 });
+  const page = await open(t, site.browser, `${site.base}compact.html`, { width: 760, height: 2400 });
   const ids = ['three-light', 'three-dark', 'six-light', 'six-dark'];
   for (const id of ids) await page.locator(`#${id} article.lane .mark`).first().waitFor();
   await mkdir(artifacts, { recursive: true });

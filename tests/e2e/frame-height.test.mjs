@@ -4,12 +4,9 @@
 // shows "Loading…" (which gave 560 → 120 → the full height). The heights
 // are recorded in the page by a ResizeObserver from the iframe's insertion and
 // printed; what is asserted is their order, never a time.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { STRICT_CSP, dist, launch, open, serve } from './helpers.mjs';
+import { open, useSite } from './helpers.mjs';
 
 const RECORD_JS = `
 window.__heights = [];
@@ -39,30 +36,10 @@ const HTML = `<!DOCTYPE html>
 </body>
 </html>`;
 
-let server;
-let browser;
-let base;
-let dir;
-
-before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ratelab-frame-'));
-  await symlink(dist, join(dir, 'ratelab'));
-  await writeFile(join(dir, 'frame.html'), HTML);
-  await writeFile(join(dir, 'record.js'), RECORD_JS);
-  await writeFile(join(dir, 'favicon.ico'), '');
-  server = await serve(dir, { csp: STRICT_CSP });
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const site = useSite('frame', { 'frame.html': HTML, 'record.js': RECORD_JS });
 
 test('an iframe goes from its reserved height straight to its final height', async (t) => {
-  const page = await open(t, browser, `${base}frame.html`, { width: 960, height: 800 });
+  const page = await open(t, site.browser, `${site.base}frame.html`, { width: 960, height: 800 });
   await page.frameLocator('#lab').locator('article.lane').first().waitFor();
   await page.waitForFunction(() => document.querySelector('#lab').dataset.ratelabSized === 'sized');
   // The frame's own layout settled: its body and the frame agree.

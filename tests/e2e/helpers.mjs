@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { before, after } from 'node:test';
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -151,6 +152,34 @@ export function useDist() {
   after(async () => {
     await site.browser?.close();
     await new Promise((ok) => (site.server ? site.server.close(ok) : ok()));
+  });
+  return site;
+}
+
+/**
+ * For a test file with host pages of its own: writes `files` (`{ name: text }`)
+ * into a new temporary folder beside `ratelab/` (dist/, linked) and an empty
+ * favicon (Chromium's own request for it would 404 and log an error), serves the
+ * folder under the strict CSP and launches Chromium before its tests; closes both
+ * and removes the folder after them, whatever happened. Returns `{ base, browser,
+ * dir }`, filled in by then.
+ */
+export function useSite(name, files) {
+  const site = { base: '', browser: null, server: null, dir: '' };
+  before(async () => {
+    site.dir = await mkdtemp(join(tmpdir(), `ratelab-${name}-`));
+    await symlink(dist, join(site.dir, 'ratelab'));
+    for (const [file, text] of Object.entries({ 'favicon.ico': '', ...files })) {
+      await writeFile(join(site.dir, file), text);
+    }
+    site.server = await serve(site.dir, { csp: STRICT_CSP });
+    site.base = `http://127.0.0.1:${site.server.address().port}/`;
+    site.browser = await launch();
+  });
+  after(async () => {
+    await site.browser?.close();
+    await new Promise((ok) => (site.server ? site.server.close(ok) : ok()));
+    if (site.dir) await rm(site.dir, { recursive: true, force: true });
   });
   return site;
 }

@@ -4,18 +4,12 @@
 // text is not transformed), follows its theme, keeps the keys it handles, and
 // mount() with style.css restyles nothing of the host; mount() refuses null,
 // detached and already-mounted elements and works afterwards.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { STRICT_CSP, artifacts, dist, launch, open, serve } from './helpers.mjs';
-
-let server;
-let browser;
-let base;
-let dir;
+import { artifacts, open, useSite } from './helpers.mjs';
 
 const HOST_CSS = `
 html { font-size: 62.5%; }
@@ -56,24 +50,7 @@ const HOST_HTML = `<!DOCTYPE html>
 </body>
 </html>`;
 
-before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ratelab-host-'));
-  await symlink(dist, join(dir, 'ratelab'));
-  await writeFile(join(dir, 'host.html'), HOST_HTML);
-  await writeFile(join(dir, 'host.css'), HOST_CSS);
-  await writeFile(join(dir, 'host.js'), HOST_JS);
-  // The page has no icon link: Chromium's own /favicon.ico request would 404 and log an error.
-  await writeFile(join(dir, 'favicon.ico'), '');
-  server = await serve(dir, { csp: STRICT_CSP });
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const site = useSite('host', { 'host.html': HOST_HTML, 'host.css': HOST_CSS, 'host.js': HOST_JS });
 
 /** What in `#id`'s shadow root reaches outside the element's box (px, by element). */
 function overflow(page, id) {
@@ -97,7 +74,7 @@ function overflow(page, id) {
 }
 
 test('host styles do not reach in, nothing reaches out, the layout fits the column', async (t) => {
-  const page = await open(t, browser, `${base}host.html`, { width: 1280 });
+  const page = await open(t, site.browser, `${site.base}host.html`, { width: 1280 });
   for (const id of ['wide', 'narrow', 'auto', 'nope']) {
     await page.locator(`#${id} article.lane`).first().waitFor();
   }
@@ -174,7 +151,7 @@ test('host styles do not reach in, nothing reaches out, the layout fits the colu
 });
 
 test('mount(): clear errors for bad elements, and a valid mount afterwards', async (t) => {
-  const page = await open(t, browser, `${base}host.html`);
+  const page = await open(t, site.browser, `${site.base}host.html`);
   const result = await page.evaluate(async () => {
     const { mount } = await window.ratelab;
     const error = (f) => {
@@ -221,7 +198,7 @@ test('mount(): clear errors for bad elements, and a valid mount afterwards', asy
 });
 
 test('a production box fetches its script beside the loader, from a page in another folder', async (t) => {
-  const page = await open(t, browser, `${base}host.html`);
+  const page = await open(t, site.browser, `${site.base}host.html`);
   const lane = page.locator('#wide article.lane[data-lane="0"]');
   await lane.waitFor();
   const algorithm = await lane.getAttribute('data-algorithm');
@@ -250,7 +227,7 @@ test('a production box fetches its script beside the loader, from a page in anot
   assert.ok(call.includes(`\nredis-cli EVALSHA ${sha} `), call);
   assert.ok(!call.includes('$(cat'), call);
   // Copy copies the same bytes the block shows.
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.base });
   await box.locator('.copy-row button').click();
   await box.locator('.copy-row button', { hasText: 'Copied' }).waitFor();
   let copied = '';

@@ -5,12 +5,9 @@
 // scrolled to stay frames. Twenty elements near the viewport at once mount one per
 // task (each batch of DOM changes holds one new playground); without
 // IntersectionObserver every element mounts at once. No times are asserted.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { STRICT_CSP, dist, launch, open, serve } from './helpers.mjs';
+import { open, useSite } from './helpers.mjs';
 
 const COUNT = 20;
 
@@ -63,29 +60,7 @@ const element = (i) =>
 const SPREAD = Array.from({ length: COUNT }, (_, i) => `<h2>Part ${i}</h2>\n${element(i)}\n<div class="gap"></div>`).join('\n');
 const CROWD = Array.from({ length: COUNT }, (_, i) => element(i)).join('\n');
 
-let server;
-let browser;
-let base;
-let dir;
-
-before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ratelab-seen-'));
-  await symlink(dist, join(dir, 'ratelab'));
-  await writeFile(join(dir, 'spread.html'), html(SPREAD));
-  await writeFile(join(dir, 'crowd.html'), html(CROWD, 'crowd'));
-  await writeFile(join(dir, 'seen.css'), CSS);
-  await writeFile(join(dir, 'watch.js'), WATCH_JS);
-  await writeFile(join(dir, 'favicon.ico'), '');
-  server = await serve(dir, { csp: STRICT_CSP });
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((ok) => (server ? server.close(ok) : ok()));
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const site = useSite('seen', { 'spread.html': html(SPREAD), 'crowd.html': html(CROWD, 'crowd'), 'seen.css': CSS, 'watch.js': WATCH_JS });
 
 /** Each element: mounted or not, its lanes, its placeholder lanes. */
 function states(page) {
@@ -107,7 +82,7 @@ function settle(page) {
 }
 
 test('twenty elements: only those near the viewport mount, the rest when scrolled to', async (t) => {
-  const page = await open(t, browser, `${base}spread.html`, { width: 960, height: 800 });
+  const page = await open(t, site.browser, `${site.base}spread.html`, { width: 960, height: 800 });
   await page.locator('#e0 article.lane').first().waitFor();
   await settle(page);
   let now = await states(page);
@@ -140,7 +115,7 @@ test('twenty elements: only those near the viewport mount, the rest when scrolle
 });
 
 test('twenty elements in view at once mount one per task', async (t) => {
-  const page = await open(t, browser, `${base}crowd.html`, { width: 960, height: 800 });
+  const page = await open(t, site.browser, `${site.base}crowd.html`, { width: 960, height: 800 });
   await page.waitForFunction(
     (n) => [...document.querySelectorAll('rate-limit-playground')].filter((e) => e.mounted).length === n,
     COUNT,
@@ -152,11 +127,11 @@ test('twenty elements in view at once mount one per task', async (t) => {
 });
 
 test('without IntersectionObserver every element mounts at once', async (t) => {
-  const page = await open(t, browser, 'about:blank', { width: 960, height: 800 });
+  const page = await open(t, site.browser, 'about:blank', { width: 960, height: 800 });
   await page.addInitScript(() => {
     delete window.IntersectionObserver;
   });
-  await page.goto(`${base}spread.html`);
+  await page.goto(`${site.base}spread.html`);
   await page.waitForFunction(
     (n) => [...document.querySelectorAll('rate-limit-playground')].filter((e) => e.mounted).length === n,
     COUNT,
