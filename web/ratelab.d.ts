@@ -144,7 +144,7 @@ type Value = number | string;
  */
 export interface MountOptions {
   scenario?: PageScenarioId;
-  /** Comma-separated algorithm ids, or an array of them (1 to 6). */
+  /** Comma-separated algorithm ids, or an array of them (1 to 8). */
   limiters?: string | Algorithm[];
   limit?: Value;
   /** A duration: "10s", "500ms", "1m", or a number of ms. */
@@ -161,7 +161,7 @@ export interface MountOptions {
   sel?: Value;
   lang?: 'en' | 'vi';
   hl?: boolean | Value;
-  /** Lanes, clock and yardstick only. */
+  /** One line per lane over its timeline and the clock; a lane's details (its state, gauge and 429) open on demand. */
   compact?: boolean;
   /** `auto` (the default) follows the host's `color-scheme`, then the OS. */
   theme?: 'light' | 'dark' | 'auto';

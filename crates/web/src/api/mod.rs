@@ -101,7 +101,7 @@ export interface ScenarioInfo {
  */
 export interface MountOptions {
   scenario?: string;
-  /** Comma-separated algorithm ids, or an array of them (1 to 6). */
+  /** Comma-separated algorithm ids, or an array of them (1 to 8). */
   limiters?: string | string[];
   limit?: number | string;
   /** A duration: "10s", "500ms", "1m", or a number of ms. */
@@ -121,7 +121,7 @@ export interface MountOptions {
   at?: number | string;
   /** Play from the opening moment at once. */
   autoplay?: boolean;
-  /** Lanes, clock and yardstick only. */
+  /** One line per lane over its timeline and the clock; a lane's details (its state, gauge and 429) open on demand. */
   compact?: boolean;
   /** Lane i's own parameters: "burst.1", "delay.2", "nodelay.2", "limit.0", "period.0". */
   [lane_param: string]: unknown;
