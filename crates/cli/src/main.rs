@@ -1,7 +1,7 @@
 //! `ratelab`: the command line over ratelab-sim's JSON format.
 //!
 //! ```text
-//! ratelab simulate [FILE|-] [--table]       JSON in, JSON out (or a text table)
+//! ratelab simulate [FILE|-] [--table] [--responses]  JSON in, JSON out (or a text table)
 //! ratelab trace [FILE|-] [--limiter ID]...  a trace table per limiter
 //! ratelab respond [FILE|-] --at T [--key K] [--limiter ID]...
 //!                                           each limiter's response at T
@@ -44,8 +44,11 @@ const USAGE: &str = "\
 ratelab: rate limiters on a virtual clock
 
 usage:
-  ratelab simulate [FILE|-] [--table]       run a JSON config, print the JSON report
-                                            (--table: the yardstick as a text table)
+  ratelab simulate [FILE|-] [--table] [--responses]
+                                            run a JSON config, print the JSON report
+                                            (--table: the yardstick as a text table;
+                                            --responses: each request's response per
+                                            limiter too: status, headers, body)
   ratelab trace [FILE|-] [--limiter ID]...  print each limiter's decisions as a trace table
   ratelab respond [FILE|-] --at T [--key K] [--limiter ID]... [--lang en|vi]
                                             print the response each limiter would send a
@@ -172,14 +175,26 @@ fn command(args: &[String]) -> Result<String, Failure> {
         "-V" | "--version" => Ok(format!("ratelab {}\n", env!("CARGO_PKG_VERSION"))),
         "simulate" => {
             let (file, flags) = split_file(rest, &[])?;
-            let mut as_table = false;
+            let (mut as_table, mut responses) = (false, false);
             for flag in &flags {
                 match flag.as_str() {
                     "--table" | "-t" => as_table = true,
+                    "--responses" => responses = true,
                     other => return Err(Failure(format!("simulate: unknown option {other}"))),
                 }
             }
+            if as_table && responses {
+                return Err(Failure(
+                    "simulate: --responses is JSON output; give it without --table".into(),
+                ));
+            }
             let input = read_input(file)?;
+            if responses {
+                // As `"responses": true` in the input, with its checks.
+                let mut config = Config::from_json(&input)?;
+                config.ask_responses()?;
+                return Ok(run(&config)?.to_json() + "\n");
+            }
             if !as_table {
                 return Ok(simulate_json(&input)? + "\n");
             }

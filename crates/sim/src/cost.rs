@@ -10,7 +10,7 @@
 //!
 //! | face | budget | what is counted |
 //! |---|---|---|
-//! | `simulate`, `simulateJson`, `ratelab simulate` ([`crate::run`]) | [`Budget::RUN`]: 512 MiB, 100 M steps | the stream, every decision and wait, each lane's limiter state and yardstick windows, the JSON written |
+//! | `simulate`, `simulateJson`, `ratelab simulate` ([`crate::run`]) | [`Budget::RUN`]: 512 MiB, 100 M steps | the stream, every decision and wait, each lane's limiter state and yardstick windows, the responses if asked, the JSON written |
 //! | the playground ([`crate::Timeline`]) | [`Budget::PLAYGROUND`]: 64 MiB, 20 M steps, 2 M steps a query | the retained history, each lane's outcomes and running totals, live state, checkpoints |
 //! | `ratelab trace` ([`crate::trace`]) | [`Budget::TRACE`]: 64 MiB, 50 M steps | the state shown in every row (before and after) |
 //!
@@ -445,6 +445,12 @@ pub fn run_cost(config: &Config) -> Cost {
             // The JSON written: `true,` and a wait of up to 16 digits.
             + n * 24;
         cost.steps += 2 * n;
+        if config.responses {
+            // Every lane's responses are held to the end, and written: a field's
+            // two texts and about 400 bytes of JSON each.
+            cost.bytes += n * (size_of::<ratelab_core::Headers>() as u64 + RESPONSE_BYTES);
+            cost.steps += n;
+        }
     }
     if let Some(sweep) = &config.sweep {
         let requests: u64 = sweep
@@ -469,6 +475,10 @@ pub fn run_cost(config: &Config) -> Cost {
     cost.bytes += growing(largest);
     cost
 }
+
+/// What one response of [`Config::responses`] takes beyond its struct: its two
+/// field texts and its JSON (`{"status": 429, "headers": {...}, "body": ...}`).
+const RESPONSE_BYTES: u64 = 64 + 480;
 
 /// What a [`crate::Timeline`] with `limits` holds and does for `config` (the
 /// playground): see the README's "bad input" for the terms.

@@ -1,6 +1,6 @@
 //! The runner: one stream through every lane, and the report.
 
-use ratelab_core::{AnyLimiter, Explanation, Keyed, Limiter, Ms};
+use ratelab_core::{AnyLimiter, Explanation, Headers, Keyed, Limiter, Ms};
 
 use crate::config::Config;
 use crate::cost::Budget;
@@ -45,6 +45,9 @@ pub struct LaneReport {
     /// The shared yardstick, its fields inline in the JSON (`passed`, `blocked`,
     /// `max_in_window`, ...).
     pub yardstick: Yardstick,
+    /// Per request, when asked for ([`Config::responses`]): the response the lane
+    /// sends (`Decision::headers` under its policy), `ratelab respond`'s numbers.
+    pub responses: Option<Vec<Headers>>,
 }
 
 impl Report {
@@ -92,25 +95,37 @@ pub fn run(config: &Config) -> Result<Report, SimError> {
             services: Some(run_services(services)?),
         });
     }
+    let mut responses = Vec::new();
     let mut report = run_with(config, |j, lane, stream| {
         let proto = lane
             .build()
             .map_err(|e| SimError::param(&format!("limiters[{j}]"), &e))?;
+        let policy = proto.policy();
         let mut keyed = Keyed::new(proto);
         let mut out = Vec::with_capacity(stream.requests.len());
+        let mut sent = Vec::new();
         for (i, r) in stream.requests.iter().enumerate() {
             let key = stream.key_name(r.key).unwrap_or("");
             let d = keyed
                 .check(key, r.t, r.cost)
                 .map_err(|e| SimError::check(i, j, &lane.id, &e))?;
+            if config.responses {
+                sent.push(d.headers(&policy));
+            }
             out.push(Decided {
                 allowed: d.allowed(),
                 wait: d.wait(),
                 state_numbers: keyed.get(key).state_numbers(),
             });
         }
+        responses.push(sent);
         Ok(out)
     })?;
+    if config.responses {
+        for (lane, sent) in report.results.iter_mut().zip(responses) {
+            lane.responses = Some(sent);
+        }
+    }
     report.sweep = config.sweep.as_ref().map(sweep).transpose()?;
     Ok(report)
 }
@@ -164,6 +179,7 @@ pub fn run_with<E: From<SimError>>(
             allowed,
             waits,
             yardstick: meter.yardstick(),
+            responses: None,
         });
     }
     Ok(Report {

@@ -3,7 +3,8 @@
 //! format, so every output is a borrowed mirror struct here, in the order the README
 //! documents; the simulator's own types carry no serde attributes.
 
-use ratelab_core::Ms;
+use ratelab_core::{Headers, Ms};
+use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
 use crate::config::Config;
@@ -60,6 +61,39 @@ struct LaneOut<'a> {
     wait_ms: &'a [Option<Ms>],
     #[serde(flatten)]
     yardstick: &'a Yardstick,
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "responses_out"
+    )]
+    responses: Option<&'a [Headers]>,
+}
+
+/// One response of `responses`: `{"status": 429, "headers": {"Retry-After": "1",
+/// ...}, "body": "{...}"}`, the fields of `ratelab respond` in its order (the
+/// values as they are sent: text), `body` `null` on a 200.
+struct ResponseOut<'a>(&'a Headers);
+
+impl Serialize for ResponseOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct Fields<'a>(&'a Headers);
+        impl Serialize for Fields<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_map(self.0.all_fields())
+            }
+        }
+        let mut out = s.serialize_struct("Response", 3)?;
+        out.serialize_field("status", &self.0.status)?;
+        out.serialize_field("headers", &Fields(self.0))?;
+        out.serialize_field("body", &self.0.body())?;
+        out.end()
+    }
+}
+
+fn responses_out<S: Serializer>(r: &Option<&[Headers]>, s: S) -> Result<S::Ok, S::Error> {
+    match r {
+        Some(r) => s.collect_seq(r.iter().map(ResponseOut)),
+        None => s.serialize_none(),
+    }
 }
 
 fn waits_in_ms<S: Serializer>(waits: &&[Option<Ms>], s: S) -> Result<S::Ok, S::Error> {
@@ -92,6 +126,7 @@ impl<'a> From<&'a LaneReport> for LaneOut<'a> {
             allowed: &l.allowed,
             wait_ms: &l.waits,
             yardstick: &l.yardstick,
+            responses: l.responses.as_deref(),
         }
     }
 }
