@@ -193,7 +193,7 @@ fn command(args: &[String]) -> Result<String, Failure> {
                 // As `"responses": true` in the input, with its checks.
                 let mut config = Config::from_json(&input)?;
                 config.ask_responses()?;
-                return Ok(run(&config)?.to_json() + "\n");
+                return Ok(ratelab_sim::run_answering(&config)?.to_json() + "\n");
             }
             if !as_table {
                 return Ok(simulate_json(&input)? + "\n");

@@ -61,7 +61,7 @@ impl Config {
         if self.services.is_some() {
             return Err(SimError::at(
                 "responses",
-                "not used with a service run (its report counts attempts per second, not one response per request)",
+                "not used with a service run (it has no response per request)",
             ));
         }
         self.responses = true;

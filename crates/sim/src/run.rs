@@ -95,38 +95,56 @@ pub fn run(config: &Config) -> Result<Report, SimError> {
             services: Some(run_services(services)?),
         });
     }
-    let mut responses = Vec::new();
     let mut report = run_with(config, |j, lane, stream| {
         let proto = lane
             .build()
             .map_err(|e| SimError::param(&format!("limiters[{j}]"), &e))?;
-        let policy = proto.policy();
         let mut keyed = Keyed::new(proto);
         let mut out = Vec::with_capacity(stream.requests.len());
-        let mut sent = Vec::new();
         for (i, r) in stream.requests.iter().enumerate() {
             let key = stream.key_name(r.key).unwrap_or("");
             let d = keyed
                 .check(key, r.t, r.cost)
                 .map_err(|e| SimError::check(i, j, &lane.id, &e))?;
-            if config.responses {
-                sent.push(d.headers(&policy));
-            }
             out.push(Decided {
                 allowed: d.allowed(),
                 wait: d.wait(),
                 state_numbers: keyed.get(key).state_numbers(),
             });
         }
-        responses.push(sent);
         Ok(out)
     })?;
-    if config.responses {
-        for (lane, sent) in report.results.iter_mut().zip(responses) {
-            lane.responses = Some(sent);
-        }
-    }
     report.sweep = config.sweep.as_ref().map(sweep).transpose()?;
+    Ok(report)
+}
+
+/// [`run`], and when the config asks for them ([`Config::responses`]) each lane's
+/// response to every request: `Decision::headers` under the lane's policy, the
+/// numbers `ratelab respond` prints. A second pass over the stream, apart from
+/// [`run`] so that the lessons and the playground, which never ask, carry none
+/// of it.
+pub fn run_answering(config: &Config) -> Result<Report, SimError> {
+    let mut report = run(config)?;
+    if !config.responses {
+        return Ok(report);
+    }
+    let stream = &config.stream;
+    for (j, (lane, out)) in config.lanes.iter().zip(&mut report.results).enumerate() {
+        let proto = lane
+            .build()
+            .map_err(|e| SimError::param(&format!("limiters[{j}]"), &e))?;
+        let policy = proto.policy();
+        let mut keyed = Keyed::new(proto);
+        let mut sent = Vec::with_capacity(stream.requests.len());
+        for (i, r) in stream.requests.iter().enumerate() {
+            let key = stream.key_name(r.key).unwrap_or("");
+            let d = keyed
+                .check(key, r.t, r.cost)
+                .map_err(|e| SimError::check(i, j, &lane.id, &e))?;
+            sent.push(d.headers(&policy));
+        }
+        out.responses = Some(sent);
+    }
     Ok(report)
 }
 

@@ -3,7 +3,7 @@
 //! format, so every output is a borrowed mirror struct here, in the order the README
 //! documents; the simulator's own types carry no serde attributes.
 
-use ratelab_core::{Headers, Ms};
+use ratelab_core::{Headers, Ms, BODY_CONTENT_TYPE};
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
@@ -69,22 +69,40 @@ struct LaneOut<'a> {
 }
 
 /// One response of `responses`: `{"status": 429, "headers": {"Retry-After": "1",
-/// ...}, "body": "{...}"}`, the fields of `ratelab respond` in its order (the
-/// values as they are sent: text), `body` `null` on a 200.
+/// ...}, "body": "{...}"}`: the fields of `ratelab respond`
+/// ([`Headers::response_text`]) in its order (a CLI test holds them to it), the
+/// values as they are sent (text), `body` `null` on a 200. Written field by field
+/// from the struct, as the live limiter's `check()` does: the JS API's chunk then
+/// needs no list of fields.
 struct ResponseOut<'a>(&'a Headers);
+
+struct FieldsOut<'a>(&'a Headers);
 
 impl Serialize for ResponseOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        struct Fields<'a>(&'a Headers);
-        impl Serialize for Fields<'_> {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_map(self.0.all_fields())
-            }
-        }
         let mut out = s.serialize_struct("Response", 3)?;
-        out.serialize_field("status", &self.0.status)?;
-        out.serialize_field("headers", &Fields(self.0))?;
+        out.serialize_field("status", &u64::from(self.0.status))?;
+        out.serialize_field("headers", &FieldsOut(self.0))?;
         out.serialize_field("body", &self.0.body())?;
+        out.end()
+    }
+}
+
+impl Serialize for FieldsOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let h = self.0;
+        let mut out = s.serialize_struct("Fields", 7)?;
+        if let Some(r) = h.retry_after {
+            out.serialize_field("Retry-After", &r.to_string())?;
+        }
+        out.serialize_field("RateLimit-Policy", &h.policy)?;
+        out.serialize_field("RateLimit", &h.ratelimit)?;
+        out.serialize_field("X-RateLimit-Limit", &h.limit.to_string())?;
+        out.serialize_field("X-RateLimit-Remaining", &h.remaining.to_string())?;
+        out.serialize_field("X-RateLimit-Reset", &h.reset.to_string())?;
+        if h.retry_after.is_some() {
+            out.serialize_field("Content-Type", BODY_CONTENT_TYPE)?;
+        }
         out.end()
     }
 }

@@ -396,7 +396,7 @@ fn responses_are_asked_with_a_boolean_and_not_of_a_service_run() {
     );
     assert_eq!(
         err(r#"{"scenario": "retry-storm", "responses": true}"#),
-        "responses: not used with a service run (its report counts attempts per second, not one response per request)"
+        "responses: not used with a service run (it has no response per request)"
     );
     assert!(err(r#"{"services": [], "responses": true}"#)
         .starts_with("responses: not used with \"services\""));

@@ -5,7 +5,7 @@ use ratelab_core::{Algorithm, AnyLimiter, Keyed, Limiter};
 use ratelab_sim::traffic::Poisson;
 use ratelab_sim::ScenarioId;
 use ratelab_sim::{
-    run, Config, LaneSpec, Request, Stream, Timeline, TimelineError, TimelineLimits,
+    run, run_answering, Config, LaneSpec, Request, Stream, Timeline, TimelineError, TimelineLimits,
 };
 
 /// Every algorithm, at 5 per 2 s (nginx delayed, with a burst).
@@ -128,7 +128,7 @@ fn a_run_s_responses_are_what_each_request_was_answered() {
     let s = stream(14_000);
     let mut config = Config::new(s.clone(), lanes(), None);
     config.ask_responses().unwrap();
-    let report = run(&config).unwrap();
+    let report = run_answering(&config).unwrap();
     for (spec, lane) in lanes().iter().zip(&report.results) {
         let responses = lane.responses.as_ref().expect("asked for");
         assert_eq!(responses.len(), s.len());
