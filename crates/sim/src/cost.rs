@@ -145,23 +145,28 @@ impl Cost {
     }
 }
 
-/// A byte count as people read it: `64 MB`, `3.1 GB` (powers of 1024).
+/// A byte count as people read it: `64 MB`, `3.1 GB` (powers of 1024), with one
+/// decimal below 10 when it is not a whole number. Integer arithmetic: float
+/// formatting would keep its code in the page's first module for this alone.
 struct Bytes(u64);
 
 impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
-        let mut value = self.0 as f64 / 1024.0;
+        let bytes = u128::from(self.0);
         let mut unit = 0;
-        while value >= 1024.0 && unit + 1 < UNITS.len() {
-            value /= 1024.0;
+        let mut size: u128 = 1024;
+        while bytes >= size * 1024 && unit + 1 < UNITS.len() {
+            size *= 1024;
             unit += 1;
         }
         let u = UNITS.get(unit).copied().unwrap_or("TB");
-        if value < 10.0 && value.fract() > 0.05 {
-            write!(f, "{value:.1} {u}")
+        // Tenths, rounded to the nearest.
+        let tenths = (bytes * 10 + size / 2) / size;
+        if tenths < 100 && tenths % 10 != 0 {
+            write!(f, "{}.{} {u}", tenths / 10, tenths % 10)
         } else {
-            write!(f, "{value:.0} {u}")
+            write!(f, "{} {u}", (bytes + size / 2) / size)
         }
     }
 }
@@ -611,6 +616,10 @@ mod tests {
         assert_eq!(Bytes(512 << 20).to_string(), "512 MB");
         assert_eq!(Bytes(3_300_000_000).to_string(), "3.1 GB");
         assert_eq!(Bytes(1_500).to_string(), "1.5 KB");
+        assert_eq!(Bytes(1_024).to_string(), "1 KB");
+        assert_eq!(Bytes(10_240 + 600).to_string(), "11 KB");
+        assert_eq!(Bytes(0).to_string(), "0 KB");
+        assert_eq!(Bytes(u64::MAX).to_string(), "16777216 TB");
     }
 
     #[test]
