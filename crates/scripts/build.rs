@@ -104,9 +104,7 @@ fn splice(body: &str, prelude: &str) -> String {
 /// (how `FCALL` hands them over), so the library decides, stores and answers as the
 /// scripts do.
 fn function(name: &str, text: &str) -> String {
-    format!(
-        "\nredis.register_function('ratelab_{name}', function(KEYS, ARGV)\n{text}end)\n"
-    )
+    format!("\nredis.register_function('ratelab_{name}', function(KEYS, ARGV)\n{text}end)\n")
 }
 
 /// The versions the tests checked and the memory lab's rows, as constants.
