@@ -59,8 +59,11 @@ usage:
   ratelab scenarios [--json]                list the scenarios
   ratelab lab <a|b|c|d|e>                   print a lab's results
   ratelab redis simulate [FILE|-] [--url URL] [--prefix P] [--force] [--keep] [--slack 10m]
-                                            run the JSON through a Redis server's scripts,
-                                            print the report; say if it equals the engine's
+                         [--fcall]
+                                            run the JSON through a Redis server's scripts
+                                            (--fcall: its function library, ratelab lua
+                                            --library), print the report; say if it
+                                            equals the engine's
   ratelab redis race [--url URL] [--threads 16] [--requests 640] [--burst 100]
   ratelab redis memory [--url URL] [--prefix P] [--keys N] [--lang en|vi]
                                             the race and memory labs on a Redis server;
@@ -71,6 +74,8 @@ usage:
                                             print the limiter's Lua script alone (to save:
                                             > gcra.lua), and on stderr how to load and
                                             call it, and for nginx its limit_req lines
+  ratelab lua --library [ALGORITHM] [...]   all eight as one Redis 7 function library
+                                            (FUNCTION LOAD, then FCALL ratelab_gcra ...)
   ratelab lua --teaching                    the wrong scripts people copy, labelled
   ratelab lessons [--json] [--lang en|vi]   list the lessons (--json: every step's numbers)
   ratelab lesson ID [--json] [--lang en|vi] [--base URL]
