@@ -8,6 +8,8 @@ import { start } from './ratelab.js';
 
 const host = document.getElementById('embed');
 const options = Object.fromEntries(new URLSearchParams(location.search));
+// The ↗ link opens the full playground beside this page, unless the URL names another.
+options.playground ??= new URL('./index.html', location.href).href;
 // No height is posted while the frame says "Loading…": the parent keeps the height
 // it reserved (embed-resize.js) until the playground's own, instead of shrinking
 // the frame to a line and growing it again (560 → 120 → the full height).

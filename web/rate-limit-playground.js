@@ -5,7 +5,9 @@
 //                          limit="5" period="10s" compact></rate-limit-playground>
 //
 // Attributes are the playground's URL parameters (docs/playground.md), plus `compact`,
-// `theme` (light, dark, auto), `at` (the moment it opens at) and `autoplay`. Each
+// `theme` (light, dark, auto), `at` (the moment it opens at), `autoplay` and
+// `playground` (the full page its ↗ link opens; by default index.html beside this
+// script, "" for no link). Each
 // element lives in its own Shadow DOM with the stylesheet linked inside it; its
 // styles do not leak out, and the stylesheet resets what the page would pass down
 // (direction, text-transform, spacing...). Several elements on a page keep separate
@@ -22,6 +24,8 @@
 import { start } from './ratelab.js';
 
 const STYLESHEET = new URL('./style.css', import.meta.url).href;
+/** The full playground beside this script: the element links to it (`playground` sets another, "" none). */
+const PAGE = new URL('./index.html', import.meta.url).href;
 /** How far outside the viewport an element starts mounting: about one screen. */
 const NEAR = '100% 0px 100% 0px';
 /** At most this many placeholder lanes (a playground has 1 to 6 lanes). */
@@ -128,6 +132,7 @@ export class RateLimitPlayground extends HTMLElement {
     if (!host || !this.isConnected) return;
     const options = {};
     for (const attr of this.attributes) options[attr.name] = attr.value;
+    options.playground ??= PAGE;
     host.replaceChildren();
     try {
       this._playground = mount(host, options);

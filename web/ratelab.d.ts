@@ -179,6 +179,12 @@ export interface MountOptions {
   compact?: boolean;
   /** `auto` (the default) follows the host's `color-scheme`, then the OS. */
   theme?: 'light' | 'dark' | 'auto';
+  /**
+   * The full playground's address (http(s) or a path, no `?` or `#`): the clock bar
+   * gets a ↗ link to it that opens what the reader sees. The element and the iframe
+   * give the index.html beside their script; "" for no link.
+   */
+  playground?: string;
   [lane: `${'limit' | 'period' | 'burst' | 'delay' | 'nodelay' | 'algorithm'}.${number}`]: Value | boolean | undefined;
 }
 

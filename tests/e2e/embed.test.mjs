@@ -97,3 +97,51 @@ test('embed.html works on its own under the policy', async (t) => {
   assert.equal(await page.locator('.ratelab').getAttribute('lang'), 'vi');
   assert.equal(await page.locator('.setup').count(), 0);
 });
+
+test('every embed links to the full playground at what the reader sees', async (t) => {
+  // The element (docs-example.html's first): its ↗ link goes to index.html beside
+  // its script, with the state the reader reached, made when the link is reached.
+  const page = await open(t, browser, `${base}docs-example.html`);
+  const edge = page.locator('#edge');
+  await edge.locator('article.lane').first().waitFor();
+  await edge.locator('button.next').click();
+  await edge.locator('output.now', { hasText: '9 s' }).waitFor();
+  const link = edge.locator('a.open-full');
+  assert.equal(await link.getAttribute('target'), '_blank');
+  assert.match(await link.getAttribute('aria-label'), /full playground/);
+  await link.focus();
+  const href = new URL(await link.getAttribute('href'));
+  assert.equal(href.origin + href.pathname, `${base}index.html`);
+  const query = href.searchParams;
+  assert.equal(query.get('scenario'), 'edge-burst');
+  assert.equal(query.get('t'), '9s');
+  // Opened, the full page shows the same lanes at the same moment, with its setup.
+  const full = await open(t, browser, href.href);
+  await full.locator('article.lane').first().waitFor();
+  assert.deepEqual(
+    await full.locator('article.lane').evaluateAll((a) => a.map((x) => x.dataset.algorithm)),
+    await edge.locator('article.lane').evaluateAll((a) => a.map((x) => x.dataset.algorithm)),
+  );
+  assert.equal(await full.locator('.controls output.now').textContent(), '9 s');
+  assert.equal(await full.locator('a.open-full').count(), 0, 'the page is the full playground');
+
+  // The iframe links to the index.html beside embed.html, in its language.
+  const frame = await open(t, browser, `${base}embed.html?scenario=lab-c&lang=vi`);
+  const framed = frame.locator('a.open-full');
+  await framed.waitFor();
+  assert.match(await framed.getAttribute('aria-label'), /trang đầy đủ/);
+  await framed.focus();
+  const framedHref = new URL(await framed.getAttribute('href'));
+  assert.equal(framedHref.origin + framedHref.pathname, `${base}index.html`);
+  assert.equal(framedHref.searchParams.get('scenario'), 'lab-c');
+  assert.equal(framedHref.searchParams.get('lang'), 'vi');
+
+  // "" is no link; a javascript: address is none either, and a notice says why.
+  const none = await open(t, browser, `${base}embed.html?scenario=lab-c&playground=`);
+  await none.locator('article.lane').first().waitFor();
+  assert.equal(await none.locator('a.open-full').count(), 0);
+  const hostile = await open(t, browser, `${base}embed.html?scenario=lab-c&playground=javascript:alert(1)`);
+  await hostile.locator('article.lane').first().waitFor();
+  assert.equal(await hostile.locator('a.open-full').count(), 0);
+  assert.match(await hostile.locator('.notices').textContent(), /playground=javascript:alert\(1\): expected an http\(s\) address/);
+});

@@ -132,6 +132,10 @@ export interface MountOptions {
   /** The moment to open at (the same as `t`); without it a stream that starts late
    * opens just before its first request. */
   at?: number | string;
+  /** The full playground's address (its index.html), for the link an embed shows
+   * to it with what the reader sees; "" for no link. The element and the iframe
+   * give the page beside their script. */
+  playground?: string;
   /** Play from the opening moment at once. */
   autoplay?: boolean;
   /** One line per lane over its timeline and the clock; a lane's details (its state, gauge and 429) open on demand. */
@@ -516,6 +520,7 @@ fn is_host_attribute(key: &str) -> bool {
             | "autoplay"
             | "embed"
             | "theme"
+            | "playground"
     ) || key.starts_with("aria-")
         || key.starts_with("data-")
 }
@@ -577,6 +582,7 @@ struct Options {
     compact: bool,
     autoplay: bool,
     theme: Option<String>,
+    playground: Option<String>,
     dropped: usize,
 }
 
@@ -592,6 +598,7 @@ impl Options {
             compact: false,
             autoplay: false,
             theme: None,
+            playground: None,
             dropped: (entries.length() as usize).saturating_sub(MAX_OPTIONS),
         };
         for entry in entries.iter().take(MAX_OPTIONS) {
@@ -609,6 +616,8 @@ impl Options {
                 out.autoplay = v != "false" && v != "0";
             } else if key == "theme" {
                 out.theme = Some(v);
+            } else if key == "playground" {
+                out.playground = Some(v);
             } else if !is_host_attribute(&key) {
                 out.pairs.push((key, v));
             }
@@ -627,6 +636,7 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
         compact: false,
         autoplay: false,
         theme: None,
+        playground: None,
         dropped: 0,
     });
     let (link, mut notices) = ratelab_sim::share::parse_pairs(&read.pairs);
@@ -642,6 +652,17 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
             Theme::Auto
         }
     };
+    let full_page = read.playground.as_deref().and_then(|v| {
+        let address = crate::state::playground_address(v);
+        if let Err(why) = address {
+            notices.push(ratelab_sim::share::Notice {
+                key: "playground".into(),
+                value: v.chars().take(40).collect(),
+                reason: why.into(),
+            });
+        }
+        address.ok().flatten()
+    });
     if read.dropped > 0 {
         notices.push(ratelab_sim::share::Notice {
             key: "…".into(),
@@ -660,6 +681,7 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
         // Lessons are the page's: in an embed `lesson=` is an unknown parameter.
         lesson: None,
         play_lesson: false,
+        full_page,
     }
 }
 

@@ -214,7 +214,15 @@ pub fn notice(line: &str, lang: Lang) -> String {
 /// their Vietnamese: `{}` is a part kept as written, `{t}` one said again by
 /// [`translate`] (an engine message). The first that matches is used, so a longer
 /// form comes before a shorter one.
-const VI_REASONS: [(&str, &str); 33] = [
+const VI_REASONS: [(&str, &str); 35] = [
+    (
+        "expected light, dark or auto; following the page",
+        "cần light, dark hoặc auto; theo trang chứa nó",
+    ),
+    (
+        "expected an http(s) address or a path, without ? or #; no link to the full playground",
+        "cần một địa chỉ http(s) hoặc một đường dẫn, không có ? hay #; không có liên kết tới trang đầy đủ",
+    ),
     (
         "unknown parameter",
         "tham số không có trong định dạng liên kết",
@@ -387,6 +395,22 @@ pub fn lane_word(j: usize, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_embed_s_own_options_are_said_in_vietnamese() {
+        for (line, vi) in [
+            (
+                "theme=pink: expected light, dark or auto; following the page",
+                "theme=pink: cần light, dark hoặc auto; theo trang chứa nó",
+            ),
+            (
+                "playground=javascript:alert(1): expected an http(s) address or a path, without ? or #; no link to the full playground",
+                "playground=javascript:alert(1): cần một địa chỉ http(s) hoặc một đường dẫn, không có ? hay #; không có liên kết tới trang đầy đủ",
+            ),
+        ] {
+            assert_eq!(notice(line, Lang::Vi), vi);
+        }
+    }
 
     #[test]
     fn paths_go_and_messages_are_translated() {

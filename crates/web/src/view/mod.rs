@@ -12,6 +12,7 @@ pub mod clock;
 pub mod context;
 pub mod controls;
 pub mod field;
+pub mod full;
 pub mod header;
 pub mod keys;
 pub mod lanes;
@@ -102,6 +103,7 @@ pub fn App(
     lanes_px: Option<f64>,
 ) -> impl IntoView {
     let theme = theme_attribute(options.theme, root.as_ref());
+    let full_page = options.full_page.clone();
     let mut playground = match Playground::new(options) {
         Ok(p) => p,
         // `Either`, not `.into_any()`: an `AnyView` keeps a rebuild function for the
@@ -147,16 +149,16 @@ pub fn App(
             {(!compact && !embed).then(|| chunks::panel("lessons", chunks::lessons))}
             {(!compact && !embed).then(choose::chooser_fold)}
             {(!compact).then(setup::Setup)}
-            {limiters_or_services(ctx, compact)}
+            {limiters_or_services(ctx, compact, full_page)}
         </div>
     })
 }
 
 /// The limiters' part of the page: the clock, the lanes, the yardstick, lab D's
 /// sweep, the trace.
-fn limiters(compact: bool) -> impl IntoView {
+fn limiters(compact: bool, full_page: Option<String>) -> impl IntoView {
     view! {
-        <controls::Controls />
+        <controls::Controls full_page />
         <live::Live />
         <lanes::Lanes />
         <yardstick::Yardstick />
@@ -168,10 +170,10 @@ fn limiters(compact: bool) -> impl IntoView {
 /// The limiters' part, or for a service run (no limiter lanes: its lanes are
 /// services, shown whole, with no clock) the service view, fetched the first time
 /// a service run is shown.
-fn limiters_or_services(ctx: Ctx, compact: bool) -> impl IntoView {
+fn limiters_or_services(ctx: Ctx, compact: bool, full_page: Option<String>) -> impl IntoView {
     let service_run = Memo::new(move |_| ctx.run.with(|s| s.sim.is_service_run()));
     view! {
-        <Show when=move || !service_run.get()>{limiters(compact)}</Show>
+        <Show when=move || !service_run.get()>{limiters(compact, full_page.clone())}</Show>
         {move || service_run.get().then(|| chunks::panel("service", chunks::services))}
     }
 }
