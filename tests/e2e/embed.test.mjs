@@ -143,5 +143,9 @@ test('every embed links to the full playground at what the reader sees', async (
   const hostile = await open(t, browser, `${base}embed.html?scenario=lab-c&playground=javascript:alert(1)`);
   await hostile.locator('article.lane').first().waitFor();
   assert.equal(await hostile.locator('a.open-full').count(), 0);
-  assert.match(await hostile.locator('.notices').textContent(), /playground=javascript:alert\(1\): expected an http\(s\) address/);
+  const notices = await hostile.locator('.notices').textContent();
+  assert.match(notices, /playground=javascript:alert\(1\): expected an http\(s\) address/);
+  // In an embed's own words: its settings, not "the link".
+  assert.match(notices, /this playground's settings/);
+  assert.doesNotMatch(notices, /in the link/);
 });

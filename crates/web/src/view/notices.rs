@@ -17,7 +17,14 @@ pub fn Notices() -> impl IntoView {
         <Show when=any>
             <div class="notices" role="status">
                 <p>
-                    <strong>{text(&PAGE, |t| t.notices)}</strong>
+                    // An embed's settings are its attributes or options, not a link.
+                    <strong>
+                        {if ctx.embed {
+                            text(&PAGE, |t| t.notices_embed)
+                        } else {
+                            text(&PAGE, |t| t.notices)
+                        }}
+                    </strong>
                     <button type="button" class="dismiss" on:click=move |_| ctx.act(Action::Dismiss)>
                         {text(&PAGE, |t| t.dismiss)}
                     </button>
