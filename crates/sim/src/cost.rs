@@ -153,20 +153,22 @@ struct Bytes(u64);
 impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
-        let bytes = u128::from(self.0);
+        let bytes = self.0;
         let mut unit = 0;
-        let mut size: u128 = 1024;
-        while bytes >= size * 1024 && unit + 1 < UNITS.len() {
+        let mut size: u64 = 1024;
+        while bytes / 1024 >= size && unit + 1 < UNITS.len() {
             size *= 1024;
             unit += 1;
         }
         let u = UNITS.get(unit).copied().unwrap_or("TB");
-        // Tenths, rounded to the nearest.
-        let tenths = (bytes * 10 + size / 2) / size;
+        // Whole units and tenths, rounded to the nearest tenth (the remainder is
+        // below 2^40, so ten times it fits).
+        let (whole, rest) = (bytes / size, bytes % size);
+        let tenths = whole * 10 + (rest * 10 + size / 2) / size;
         if tenths < 100 && tenths % 10 != 0 {
             write!(f, "{}.{} {u}", tenths / 10, tenths % 10)
         } else {
-            write!(f, "{} {u}", (bytes + size / 2) / size)
+            write!(f, "{} {u}", whole + u64::from(rest >= size - size / 2))
         }
     }
 }

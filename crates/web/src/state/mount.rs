@@ -88,7 +88,7 @@ const PLAYGROUND_REFUSED: &str =
 /// The `playground` option: `Ok(None)` for "" (no link), `Ok(Some(address))` for
 /// an http(s) address or a path, `Err` (why) for anything else (a `javascript:` or
 /// `data:` URL, a query or fragment, which the link's own would clash with, spaces,
-/// quotes, more than 2 000 characters). Written by hand: a URL parser would cost
+/// control characters, quotes, more than 2 000 characters). Written by hand: a URL parser would cost
 /// the first module more than the link.
 pub fn playground_address(v: &str) -> Result<Option<String>, &'static str> {
     if v.is_empty() {
@@ -101,9 +101,9 @@ pub fn playground_address(v: &str) -> Result<Option<String>, &'static str> {
         None => true,
     };
     let clean = v.len() <= 2_000
-        && !v.chars().any(|c| {
-            c.is_whitespace() || c.is_control() || matches!(c, '?' | '#' | '"' | '<' | '>' | '\\')
-        });
+        && !v
+            .chars()
+            .any(|c| c <= ' ' || matches!(c, '\u{7f}' | '?' | '#' | '"' | '<' | '>' | '\\'));
     if allowed && clean {
         Ok(Some(v.to_string()))
     } else {
