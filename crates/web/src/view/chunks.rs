@@ -79,6 +79,11 @@ chunk! {
 }
 
 chunk! {
+    /// The quiz (`view/learn/quiz.rs`), under the lessons.
+    quiz in quiz: super::learn::quiz::quiz()
+}
+
+chunk! {
     /// The trace table (`view/trace.rs`).
     trace in trace: super::trace::Trace()
 }
