@@ -88,18 +88,26 @@ pub const BUNDLE_BUDGET_GZIP: u64 = 290_500;
 /// that call them; every budget lowered to what it measured plus a little, but
 /// setup 339 -> 339.5 (339.3): its chunk took the form's actions from the first
 /// load (+4.5 KB of chunk for -3.9 of first load), with the budget's hint.
+/// Issue 28's quiz: new, quiz 350 (349.3: its chunk runs the four
+/// questions and fetches the lessons' texts); the first load +0.6 KB (290.4 of its
+/// unchanged 290.5: the fold's title, the split point's loader, the quiz's styles)
+/// raises every panel by as much, and the code the quiz shares with the lessons,
+/// the chooser and the service view is cut into more, smaller shared chunks
+/// (+0.8 to +1.3 KB of chunk files for those three): every other budget is what it
+/// measured plus a little.
 pub const PANEL_BUDGETS: &[(&str, u64)] = &[
-    ("about", 302_000),
-    ("api", 408_500),
-    ("chooser", 312_500),
-    ("import", 372_000),
-    ("lessons", 362_500),
-    ("place", 292_500),
-    ("production", 319_000),
-    ("service", 391_500),
-    ("setup", 339_500),
-    ("sweep", 309_000),
-    ("trace", 313_000),
+    ("about", 302_500),
+    ("api", 409_500),
+    ("chooser", 314_000),
+    ("import", 373_000),
+    ("lessons", 364_500),
+    ("place", 293_000),
+    ("production", 320_000),
+    ("quiz", 350_000),
+    ("service", 393_000),
+    ("setup", 340_500),
+    ("sweep", 310_000),
+    ("trace", 314_000),
 ];
 
 /// Chromium as root, with no network to talk to.

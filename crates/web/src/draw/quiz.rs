@@ -217,8 +217,11 @@ fn result(w: &mut Writer, t: &Texts, i: usize, q: &Question, chosen: usize) {
                 .filter_map(|c| why_not(c).map(|why| (c, why)))
                 .collect();
             if !others.is_empty() {
-                w.el("details").attr("class", "others").children(|w| {
-                    w.el("summary").text(&word("quiz.word.others"));
+                w.el("div").attr("class", "others").children(|w| {
+                    w.el("p").children(|w| {
+                        w.el("strong")
+                            .text(&format!("{}:", word("quiz.word.others")));
+                    });
                     w.el("dl").children(|w| {
                         for (c, why) in &others {
                             w.el("dt").attr("data-choice", *c as u64).text(choice(*c));

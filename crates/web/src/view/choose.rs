@@ -9,11 +9,13 @@ use leptos::prelude::*;
 use super::{chunks, text};
 use crate::texts::learn::{Learn, LEARN};
 
-/// A fold of class `class` titled `title`, holding `content` once first opened.
+/// A fold of class `class` titled `title`, holding panel `name` (its chunk, which
+/// `load` fetches) once first opened.
 fn fold(
     class: &'static str,
     title: fn(&Learn) -> &'static str,
-    content: fn() -> AnyView,
+    name: &'static str,
+    load: fn() -> chunks::Loading,
 ) -> impl IntoView {
     let opened = RwSignal::new(false);
     view! {
@@ -27,7 +29,7 @@ fn fold(
             }
         >
             <summary>{text(&LEARN, title)}</summary>
-            {move || opened.get().then(content)}
+            {move || opened.get().then(|| chunks::placed(name, Box::new(load)))}
         </details>
     }
 }
@@ -37,15 +39,12 @@ pub fn chooser_fold() -> impl IntoView {
     fold(
         "chooser-fold",
         |t| t.chooser,
-        || chunks::panel("chooser", chunks::chooser).into_any(),
+        "chooser",
+        || Box::pin(chunks::chooser()),
     )
 }
 
 /// The quiz.
 pub fn quiz_fold() -> impl IntoView {
-    fold(
-        "quiz-fold",
-        |t| t.quiz,
-        || chunks::panel("quiz", chunks::quiz).into_any(),
-    )
+    fold("quiz-fold", |t| t.quiz, "quiz", || Box::pin(chunks::quiz()))
 }

@@ -52,6 +52,15 @@ pub fn quiz() -> impl IntoView {
         let lang = ctx.lang.get();
         asked.with(|all| all.iter().find(|(l, _)| *l == lang).map(|(_, a)| a.clone()))
     };
+    // The questions shown, read by the handlers (untracked).
+    let shown = move || {
+        let lang = ctx.lang.get_untracked();
+        asked.with_untracked(|all| {
+            all.iter()
+                .find(|(l, _)| *l == lang)
+                .and_then(|(_, a)| a.as_ref().ok().map(|(_, q)| q.clone()))
+        })
+    };
     let html = move || {
         let t = LEARN.get(ctx.lang.get());
         match now() {
@@ -75,11 +84,7 @@ pub fn quiz() -> impl IntoView {
             .ok()
             .flatten()
             .and_then(|li| li.get_attribute("data-question"))
-            .and_then(|id| {
-                now()
-                    .and_then(|a| a.ok())
-                    .and_then(|(_, qs)| qs.iter().position(|q| q.id == id))
-            });
+            .and_then(|id| shown().and_then(|qs| qs.iter().position(|q| q.id == id)));
         if let (Some(q), Ok(c)) = (q, input.value().parse::<usize>()) {
             answers.update_untracked(|a| a.pick(q, c));
         }
@@ -118,9 +123,7 @@ pub fn quiz() -> impl IntoView {
                 "input"
             }
             "show" => {
-                let link = now()
-                    .and_then(|a| a.ok())
-                    .and_then(|(_, qs)| qs.get(q)?.show.get(k?).map(|s| s.link.clone()));
+                let link = shown().and_then(|qs| qs.get(q)?.show.get(k?).map(|s| s.link.clone()));
                 if let Some(link) = link {
                     ctx.update(|p| p.show_run(&link));
                     show_lanes(&button);
