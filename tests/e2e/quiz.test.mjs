@@ -72,8 +72,9 @@ for (const lang of ['en', 'vi']) {
         await result.waitFor();
         const isRight = c === q.correct;
         assert.equal(await li.getAttribute('data-result'), isRight ? 'right' : 'wrong', `${q.id} ${choice}`);
-        // Focus moves to the verdict (read first by a screen reader).
-        assert.equal(await li.locator('.verdict:focus').count(), 1);
+        // Focus moves to the verdict (read first by a screen reader), once the
+        // result is drawn.
+        await li.locator('.verdict:focus').waitFor();
         // The choices are fixed now: the right one marked, the chosen one too.
         assert.equal(await li.locator('input:disabled').count(), q.choices.length);
         assert.equal(await li.locator('label[data-right] > span:not(.mark)').textContent(), q.choices[q.correct]);

@@ -88,7 +88,7 @@ pub const BUNDLE_BUDGET_GZIP: u64 = 290_500;
 /// that call them; every budget lowered to what it measured plus a little, but
 /// setup 339 -> 339.5 (339.3): its chunk took the form's actions from the first
 /// load (+4.5 KB of chunk for -3.9 of first load), with the budget's hint.
-/// Issue 28's quiz: new, quiz 350 (349.3: its chunk runs the four
+/// Issue 28's quiz: new, quiz 350 (349.7: its chunk runs the four
 /// questions and fetches the lessons' texts); the first load +0.6 KB (290.4 of its
 /// unchanged 290.5: the fold's title, the split point's loader, the quiz's styles)
 /// raises every panel by as much, and the code the quiz shares with the lessons,
