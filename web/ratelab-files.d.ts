@@ -18,6 +18,7 @@ export type RatelabFiles = Pick<Ratelab, 'simulate' | 'simulateJson' | 'scenario
 
 /**
  * Runs the given files (nothing is fetched) and resolves to the API. Rejects with
- * a `TypeError` for options of another shape, with one line if a file is missing.
+ * a `TypeError` for options of another shape, with one line naming the file if a
+ * chunk is missing, is not WebAssembly or is from another build.
  */
 export function load(options: LoadOptions): Promise<RatelabFiles>;

@@ -14,8 +14,9 @@ const isWasm = (b) => b instanceof WebAssembly.Module || b instanceof ArrayBuffe
  * Resolves to `{ simulate, simulateJson, scenarios, limiter }` once the wasm
  * given is running and the API's chunk is here. `wasm` is ratelab-web_bg.wasm,
  * `chunks` the other .wasm files beside it by name (only those the API needs are
- * read). Rejects with a `TypeError` for anything else, with one line if a file
- * is missing or is not the build's; a later call tries again. Once loaded, later
+ * read). Rejects with a `TypeError` for anything else, with one line naming the
+ * file if a chunk is missing, is not WebAssembly or is from another build; a later
+ * call tries again. Once loaded, later
  * calls resolve to the same API (their files are not read).
  */
 export function load(options) {
@@ -29,20 +30,36 @@ export function load(options) {
   }
   loaded ??= (async () => {
     const missing = [];
+    const read = [];
     chunksFrom((path) => {
       const name = path.slice(2);
       // What the loader reads of a response (xtask/src/wasm.rs): `ok`, no
       // `application/wasm`, then `arrayBuffer()`, which WebAssembly.instantiate
       // takes as bytes or as a compiled module.
-      if (Object.hasOwn(chunks, name)) return Promise.resolve({ ok: true, headers: new Map(), arrayBuffer: () => chunks[name] });
+      if (Object.hasOwn(chunks, name)) {
+        const arrayBuffer = () => {
+          read.push(name);
+          return chunks[name];
+        };
+        return Promise.resolve({ ok: true, headers: new Map(), arrayBuffer });
+      }
       missing.push(name);
-      return Promise.reject(new Error(`no ${name}`));
+      // Handled here: the loader awaits a chunk's file only once the chunks it
+      // needs have loaded, so with one of those missing too it never would, and
+      // Node ends the process on a rejection nobody handled.
+      const none = Promise.reject(new Error(`no ${name}`));
+      none.catch(() => {});
+      return none;
     });
     await init({ module_or_path: wasm instanceof WebAssembly.Module ? wasm : await WebAssembly.compile(wasm) });
     try {
       await loadApi();
     } catch (e) {
       if (missing.length) throw new Error(`load(options): chunks has no ${missing.join(', ')}: give every .wasm file beside ratelab-web.js`);
+      // The loader logged why a file did not instantiate; the call says which.
+      const bad = read.filter((name) => !(chunks[name] instanceof WebAssembly.Module) && !WebAssembly.validate(chunks[name]));
+      if (bad.length) throw new Error(`load(options): chunks' ${bad.join(', ')} is not WebAssembly: give the .wasm files beside ratelab-web.js as they are`);
+      if (read.length) throw new Error(`load(options): chunks' ${read.join(', ')} did not load with this wasm: give the .wasm files of one build`);
       throw e;
     }
     return { simulate, simulateJson, scenarios, limiter };

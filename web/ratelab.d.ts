@@ -76,6 +76,8 @@ export interface SimulateConfig {
   load?: number;
   clients?: number;
   duration_ms?: number;
+  /** Each request's response per limiter in the report (`LaneResult.responses`); off by default. */
+  responses?: boolean;
 }
 
 /** One limiter's result. */
@@ -95,6 +97,18 @@ export interface LaneResult {
   histogram_10s: number[];
   keys: number;
   state_numbers: number;
+  /** With `responses: true`: what this limiter answered each request, in stream order. */
+  responses?: LaneResponse[];
+}
+
+/** One response of `LaneResult.responses` (`ratelab respond`'s fields, in its order). */
+export interface LaneResponse {
+  /** 200, or 429 when refused (a delaying limiter's queued request is a 200). */
+  status: 200 | 429;
+  /** `Retry-After` (on a 429), both dialects, and `Content-Type` with a body. */
+  headers: Record<string, string>;
+  /** The 429's JSON body; null on a 200. */
+  body: string | null;
 }
 
 /** The output of `simulate` (the command line's `ratelab simulate`). */

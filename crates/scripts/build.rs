@@ -37,6 +37,7 @@ fn main() {
     let mut texts = String::from(
         "/// The text of the script or teaching text named `name`.\npub(crate) fn text_of(name: &str) -> &'static str {\n    match name {\n",
     );
+    let mut library = read("lua/library.lua");
     for name in SCRIPTS {
         let body = read(&format!("lua/{name}.lua"));
         assert!(
@@ -44,6 +45,7 @@ fn main() {
             "lua/{name}.lua has no --@prelude line"
         );
         let text = splice(&body, &prelude);
+        library.push_str(&function(name, &text));
         writeln!(
             out,
             "/// `{name}.lua`\npub const {}: Script = Script {{ name: {name:?}, file: \"lua/{name}.lua\", sha1: {:?} }};",
@@ -70,6 +72,11 @@ fn main() {
     }
     texts.push_str("        _ => \"\",\n    }\n}\n");
     out.push_str(&texts);
+    writeln!(
+        out,
+        "/// The function library's text.\npub(crate) fn library_text() -> &'static str {{\n    {library:?}\n}}"
+    )
+    .unwrap();
     out.push_str(&checked(&read("data/checked.json")));
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("generated.rs");
     std::fs::write(&dest, out).unwrap();
@@ -90,6 +97,14 @@ fn splice(body: &str, prelude: &str) -> String {
         }
     }
     text
+}
+
+/// The script `name` (its whole spliced `text`) as a function of the library: the
+/// same statements, byte for byte, with `KEYS` and `ARGV` the function's parameters
+/// (how `FCALL` hands them over), so the library decides, stores and answers as the
+/// scripts do.
+fn function(name: &str, text: &str) -> String {
+    format!("\nredis.register_function('ratelab_{name}', function(KEYS, ARGV)\n{text}end)\n")
 }
 
 /// The versions the tests checked and the memory lab's rows, as constants.

@@ -1,6 +1,6 @@
 // The live limiter of the JS API (`limiter(config).check(now, cost, key)`) in
 // Node, without a DOM: loaded from bytes (ratelab-files.js's `load({ wasm, chunks })`), its decisions
-// equal to `simulate`'s for the same lane and stream, request for request, for
+// and responses equal to `simulate`'s (`responses: true`) for the same lane and stream, request for request, for
 // each of the eight limiters; its bad input refused with one line; the lines
 // `ratelab lua` prints for JavaScript run as printed; and the same files loaded
 // the Workers way (a module given compiled wasm, no fetch, no document, no window).
@@ -73,7 +73,9 @@ const LANES = [
 test('each limiter decides as simulate does, request for request, keys apart, costs > 1', () => {
   const requests = stream(600);
   for (const lane of LANES) {
-    const report = api.simulate({ requests, limiters: [lane] }).results[0];
+    // With each request's response, which check() must give too, field for field.
+    const report = api.simulate({ requests, limiters: [lane], responses: true }).results[0];
+    assert.equal(report.responses.length, requests.length, lane.algorithm);
     const live = api.limiter(lane);
     let denied = 0;
     let waited = 0;
@@ -83,6 +85,9 @@ test('each limiter decides as simulate does, request for request, keys apart, co
       assert.equal(d.allowed, report.allowed[i], where);
       assert.equal(d.wait_ms, report.wait_ms[i], where);
       assert.equal(d.status, d.allowed ? 200 : 429, where);
+      const sent = report.responses[i];
+      assert.deepEqual({ status: d.status, headers: d.headers, body: d.body }, sent, where);
+      assert.deepEqual(Object.keys(d.headers), Object.keys(sent.headers), `${where}: the fields' order`);
       if (d.allowed) {
         assert.equal(d.body, null, where);
         assert.equal(d.retry_after, null, where);

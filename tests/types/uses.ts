@@ -27,6 +27,12 @@ async function main(): Promise<void> {
   ratelab.mount(document.body, { scenario: 'lab-z' });
   // @ts-expect-error simulateJson takes text
   ratelab.simulateJson({ scenario: 'golden' });
+  // Responses on request.
+  const answered = ratelab.simulate({ scenario: 'golden', responses: true });
+  const first: 200 | 429 | undefined = answered.results[0].responses?.[0].status;
+  const body: string | null | undefined = answered.results[0].responses?.[0].body;
+  // @ts-expect-error responses is true or false
+  ratelab.simulate({ scenario: 'golden', responses: 'yes' });
   // The live limiter.
   const limit = ratelab.limiter({ algorithm: 'gcra', limit: 10, period_ms: 1000, burst: 5 });
   const decided = limit.check(0, 1, 'client-42');

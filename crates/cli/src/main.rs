@@ -1,7 +1,7 @@
 //! `ratelab`: the command line over ratelab-sim's JSON format.
 //!
 //! ```text
-//! ratelab simulate [FILE|-] [--table]       JSON in, JSON out (or a text table)
+//! ratelab simulate [FILE|-] [--table] [--responses]  JSON in, JSON out (or a text table)
 //! ratelab trace [FILE|-] [--limiter ID]...  a trace table per limiter
 //! ratelab respond [FILE|-] --at T [--key K] [--limiter ID]...
 //!                                           each limiter's response at T
@@ -44,8 +44,11 @@ const USAGE: &str = "\
 ratelab: rate limiters on a virtual clock
 
 usage:
-  ratelab simulate [FILE|-] [--table]       run a JSON config, print the JSON report
-                                            (--table: the yardstick as a text table)
+  ratelab simulate [FILE|-] [--table] [--responses]
+                                            run a JSON config, print the JSON report
+                                            (--table: the yardstick as a text table;
+                                            --responses: each request's response per
+                                            limiter too: status, headers, body)
   ratelab trace [FILE|-] [--limiter ID]...  print each limiter's decisions as a trace table
   ratelab respond [FILE|-] --at T [--key K] [--limiter ID]... [--lang en|vi]
                                             print the response each limiter would send a
@@ -56,8 +59,11 @@ usage:
   ratelab scenarios [--json]                list the scenarios
   ratelab lab <a|b|c|d|e>                   print a lab's results
   ratelab redis simulate [FILE|-] [--url URL] [--prefix P] [--force] [--keep] [--slack 10m]
-                                            run the JSON through a Redis server's scripts,
-                                            print the report; say if it equals the engine's
+                         [--fcall]
+                                            run the JSON through a Redis server's scripts
+                                            (--fcall: its function library, ratelab lua
+                                            --library), print the report; say if it
+                                            equals the engine's
   ratelab redis race [--url URL] [--threads 16] [--requests 640] [--burst 100]
   ratelab redis memory [--url URL] [--prefix P] [--keys N] [--lang en|vi]
                                             the race and memory labs on a Redis server;
@@ -68,6 +74,8 @@ usage:
                                             print the limiter's Lua script alone (to save:
                                             > gcra.lua), and on stderr how to load and
                                             call it, and for nginx its limit_req lines
+  ratelab lua --library [ALGORITHM] [...]   all eight as one Redis 7 function library
+                                            (FUNCTION LOAD, then FCALL ratelab_gcra ...)
   ratelab lua --teaching                    the wrong scripts people copy, labelled
   ratelab lessons [--json] [--lang en|vi]   list the lessons (--json: every step's numbers)
   ratelab lesson ID [--json] [--lang en|vi] [--base URL]
@@ -172,14 +180,26 @@ fn command(args: &[String]) -> Result<String, Failure> {
         "-V" | "--version" => Ok(format!("ratelab {}\n", env!("CARGO_PKG_VERSION"))),
         "simulate" => {
             let (file, flags) = split_file(rest, &[])?;
-            let mut as_table = false;
+            let (mut as_table, mut responses) = (false, false);
             for flag in &flags {
                 match flag.as_str() {
                     "--table" | "-t" => as_table = true,
+                    "--responses" => responses = true,
                     other => return Err(Failure(format!("simulate: unknown option {other}"))),
                 }
             }
+            if as_table && responses {
+                return Err(Failure(
+                    "simulate: --responses is JSON output; give it without --table".into(),
+                ));
+            }
             let input = read_input(file)?;
+            if responses {
+                // As `"responses": true` in the input, with its checks.
+                let mut config = Config::from_json(&input)?;
+                config.ask_responses()?;
+                return Ok(ratelab_sim::run_answering(&config)?.to_json() + "\n");
+            }
             if !as_table {
                 return Ok(simulate_json(&input)? + "\n");
             }

@@ -4,7 +4,7 @@
 use ratelab_core::{Algorithm, Params};
 use ratelab_redis::labs::{memory, race};
 use ratelab_redis::replay::{replay, ReplayOptions};
-use ratelab_redis::Redis;
+use ratelab_redis::{Form, Redis};
 use ratelab_scripts::nginx::config as nginx_config;
 use ratelab_scripts::teaching::TEACHING;
 use ratelab_scripts::{
@@ -25,6 +25,7 @@ struct Flags {
     prefix: String,
     force: bool,
     keep: bool,
+    fcall: bool,
     slack_ms: u64,
     threads: usize,
     requests: usize,
@@ -42,6 +43,7 @@ fn flags(list: &[String]) -> Result<Flags, Failure> {
         prefix: ratelab_scripts::DEFAULT_PREFIX.into(),
         force: false,
         keep: false,
+        fcall: false,
         slack_ms: ratelab_redis::DEFAULT_SLACK_MS,
         threads: 16,
         requests: 640,
@@ -75,6 +77,7 @@ fn flags(list: &[String]) -> Result<Flags, Failure> {
             "--prefix" => f.prefix = value()?,
             "--force" => f.force = true,
             "--keep" => f.keep = true,
+            "--fcall" => f.fcall = true,
             "--slack" => {
                 f.slack_ms =
                     parse_duration(&value()?).map_err(|e| Failure(format!("--slack: {e}")))?
@@ -238,6 +241,11 @@ fn simulate(config: &Config, f: &Flags) -> Result<Output, Failure> {
         slack_ms: f.slack_ms,
         force: f.force,
         keep: f.keep,
+        form: if f.fcall {
+            Form::Function
+        } else {
+            Form::Script
+        },
     };
     let mut redis = Redis::connect(&f.url)?;
     let r = replay(&mut redis, config, &options)?;
@@ -274,6 +282,7 @@ fn simulate(config: &Config, f: &Flags) -> Result<Output, Failure> {
 pub const LUA_HELP: &str = "\
 usage: ratelab lua ALGORITHM [--limit 100] [--period 1m] [--burst B] [--delay D] [--nodelay]
                              [--key client-42] [--prefix ratelab:v2]
+       ratelab lua --library [ALGORITHM] [the same options]
        ratelab lua --teaching
 
 Writes the limiter's Redis Lua script, and only the script, to standard output:
@@ -292,6 +301,12 @@ limiter(config).check(...)) lines.
 ALGORITHM: fixed_window, fixed_window_anchored, sliding_log, sliding_window_counter,
 token_bucket, leaky_queue, gcra, nginx. --period takes ms or a duration (10s, 1m).
 --key and --prefix only change the key in the example call.
+--library writes instead the eight limiters as one Redis 7 function library, each
+function its limiter's script (the same state, reply and errors), and on standard
+error how to load it and call each limiter (or ALGORITHM's) by name:
+  ratelab lua --library > ratelab.lua
+  redis-cli -x FUNCTION LOAD REPLACE < ratelab.lua
+  redis-cli FCALL ratelab_gcra 1 'ratelab:v2:{gcra:client-42}' TIME 1 0 100 60000 20
 --teaching prints the wrong scripts people copy, labelled (to read, not to load).
 ";
 
@@ -319,45 +334,17 @@ pub fn lua(args: &[String]) -> Result<Output, Failure> {
         }
         return Ok(Output::text(out));
     }
-    let algorithm = Algorithm::from_id(first).ok_or_else(|| {
-        Failure(format!(
-            "lua: unknown algorithm \"{first}\" (see ratelab lua with no arguments)"
-        ))
-    })?;
-    let mut params = Params::new(100, 60_000);
-    let mut key = "client-42".to_string();
-    let mut prefix = ratelab_scripts::DEFAULT_PREFIX.to_string();
-    let mut it = rest.iter();
-    while let Some(flag) = it.next() {
-        let mut value = || value_of(flag, &mut it);
-        match flag.as_str() {
-            "--limit" => params.limit = count("--limit", &value()?)?,
-            "--period" => {
-                params.period_ms =
-                    parse_duration(&value()?).map_err(|e| Failure(format!("--period: {e}")))?
-            }
-            "--burst" => params.burst = Some(count("--burst", &value()?)?),
-            "--delay" => params.delay = Some(count("--delay", &value()?)?),
-            "--nodelay" => params.nodelay = true,
-            "--key" => key = value()?,
-            "--prefix" => prefix = value()?,
-            other => return Err(Failure(format!("lua: unknown option {other}"))),
-        }
+    if args.iter().any(|a| a == "--library") {
+        return library(args);
     }
+    let algorithm = algorithm_of(first)?;
+    let (params, key, prefix) = lane_options(rest)?;
     let lane = LuaLane::new(algorithm, &params)?;
     let space = KeySpace::new(&prefix)?;
     let name = lane.script().name;
     // Standard output is the script alone, byte for byte what SCRIPT LOAD hashes;
     // how to save, load and call it goes to standard error (a terminal shows both).
-    let mut this = String::from("ratelab lua");
-    for a in args {
-        this.push(' ');
-        this.push_str(&if is_plain(a) {
-            a.clone()
-        } else {
-            shell_quote(a)
-        });
-    }
+    let this = command_line(args);
     let mut notes =
         format!("# The script alone is on standard output; to save it:\n{this} > {name}.lua\n");
     notes.push_str(&lane.example_call(&space, algorithm.id(), &key));
@@ -390,6 +377,93 @@ pub fn lua(args: &[String]) -> Result<Output, Failure> {
     Ok(Output {
         stdout: lane.script().text().to_string(),
         stderr: Some(notes.trim_end().to_string()),
+        failed: false,
+    })
+}
+
+fn algorithm_of(id: &str) -> Result<Algorithm, Failure> {
+    Algorithm::from_id(id).ok_or_else(|| {
+        Failure(format!(
+            "lua: unknown algorithm \"{id}\" (see ratelab lua with no arguments)"
+        ))
+    })
+}
+
+/// A lane's options (`--limit`, `--period`, `--burst`, `--delay`, `--nodelay`) and
+/// the example call's `--key` and `--prefix`.
+fn lane_options(rest: &[String]) -> Result<(Params, String, String), Failure> {
+    let mut params = Params::new(100, 60_000);
+    let mut key = "client-42".to_string();
+    let mut prefix = ratelab_scripts::DEFAULT_PREFIX.to_string();
+    let mut it = rest.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || value_of(flag, &mut it);
+        match flag.as_str() {
+            "--limit" => params.limit = count("--limit", &value()?)?,
+            "--period" => {
+                params.period_ms =
+                    parse_duration(&value()?).map_err(|e| Failure(format!("--period: {e}")))?
+            }
+            "--burst" => params.burst = Some(count("--burst", &value()?)?),
+            "--delay" => params.delay = Some(count("--delay", &value()?)?),
+            "--nodelay" => params.nodelay = true,
+            "--key" => key = value()?,
+            "--prefix" => prefix = value()?,
+            other => return Err(Failure(format!("lua: unknown option {other}"))),
+        }
+    }
+    Ok((params, key, prefix))
+}
+
+/// `ratelab lua ARGS...` as a shell reads it back.
+fn command_line(args: &[String]) -> String {
+    let mut this = String::from("ratelab lua");
+    for a in args {
+        this.push(' ');
+        this.push_str(&if is_plain(a) {
+            a.clone()
+        } else {
+            shell_quote(a)
+        });
+    }
+    this
+}
+
+/// `ratelab lua --library [ALGORITHM] [options]`: the function library alone on
+/// standard output; on standard error how to save and load it, and the `FCALL` of
+/// each limiter (or of ALGORITHM alone) with the options' parameters.
+fn library(args: &[String]) -> Result<Output, Failure> {
+    let rest: Vec<String> = args.iter().filter(|a| *a != "--library").cloned().collect();
+    let (only, rest) = match rest.split_first() {
+        Some((first, rest)) if !first.starts_with('-') => (Some(algorithm_of(first)?), rest),
+        _ => (None, &rest[..]),
+    };
+    let (params, key, prefix) = lane_options(rest)?;
+    let space = KeySpace::new(&prefix)?;
+    let mut calls = String::new();
+    for a in Algorithm::ALL {
+        if ratelab_scripts::script(a).is_none() || only.is_some_and(|o| o != a) {
+            continue;
+        }
+        let lane = LuaLane::new(a, &params)?;
+        calls.push_str(&lane.example_fcall(&space, a.id(), &key));
+        calls.push('\n');
+    }
+    let notes = format!(
+        "# The function library alone is on standard output (Redis 7 or later); to save it:\n\
+         {this} > ratelab.lua\n\
+         # Load it once per server (answers {name}, its name; REPLACE puts this one in place of an older one):\n\
+         redis-cli -x FUNCTION LOAD REPLACE < ratelab.lua\n\
+         # Per request, each limiter by its function: its key(s), server clock (TIME), cost 1, slack 0, its parameters:\n\
+         {calls}\
+         # Reply and errors as the limiter's script (ratelab lua ALGORITHM): allowed (1/0); wait, retry-after,\n\
+         # reset (numerator, denominator: ms); remaining; ms to rest (TTL); time used; state numbers kept.",
+        this = command_line(args),
+        name = ratelab_scripts::library::NAME,
+    );
+    Ok(Output {
+        stdout: ratelab_scripts::library::text().to_string(),
+        stderr: Some(notes),
         failed: false,
     })
 }

@@ -334,26 +334,31 @@ impl Headers {
     /// response shows.
     pub fn response_text(&self) -> String {
         let mut out = format!("HTTP/1.1 {}\n", self.status_line());
+        for (name, value) in self.all_fields() {
+            out.push_str(&format!("{name}: {value}\n"));
+        }
+        if let Some(body) = self.body() {
+            out.push('\n');
+            out.push_str(&body);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Every header field of the response, in the order [`Headers::response_text`]
+    /// writes them: `Retry-After` once (on a 429), both dialects, and on a 429
+    /// `Content-Type` ([`BODY_CONTENT_TYPE`]).
+    pub fn all_fields(&self) -> Vec<(&'static str, String)> {
         let mut fields = self.fields(Dialect::Ietf);
         fields.extend(
             self.fields(Dialect::Common)
                 .into_iter()
                 .filter(|(name, _)| *name != "Retry-After"),
         );
-        if let Some(body) = self.body() {
+        if self.retry_after.is_some() {
             fields.push(("Content-Type", BODY_CONTENT_TYPE.into()));
-            for (name, value) in fields {
-                out.push_str(&format!("{name}: {value}\n"));
-            }
-            out.push('\n');
-            out.push_str(&body);
-            out.push('\n');
-        } else {
-            for (name, value) in fields {
-                out.push_str(&format!("{name}: {value}\n"));
-            }
         }
-        out
+        fields
     }
 }
 

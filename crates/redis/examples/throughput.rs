@@ -3,9 +3,11 @@
 //! the least a script call costs; and a script that only GETs and SETs its key, the
 //! least a read-modify-write script costs) and a yardstick, a minimal GCRA written
 //! the way the common open-source scripts are ([`FLOAT_GCRA`]), measured in the same
-//! rounds. Each limiter runs twice: through `RedisLimiter` on lab D's virtual times
-//! (`<id>`), and as a bare script on the server's clock (`<id>@TIME`), sent exactly
-//! as the yardstick is and right after it, with the same key for each call.
+//! rounds. Each limiter runs three times: through `RedisLimiter` on lab D's virtual
+//! times (`<id>`), as a bare script on the server's clock (`<id>@TIME`), sent
+//! exactly as the yardstick is and right after it, with the same key for each call,
+//! and then the same calls as `FCALL` of its function in the library (`<id>@FCALL`,
+//! on keys of its own).
 //! `cargo xtask bench` runs it; it prints one line per measurement for xtask to read:
 //!
 //! ```text
@@ -16,7 +18,8 @@
 //! ```
 //!
 //! The `instructions` lines, when valgrind is installed: each script's instructions
-//! per call inside Redis's `EVALSHA` (callgrind, `--toggle-collect=evalShaCommand`),
+//! per call inside Redis's `EVALSHA` (callgrind, `--toggle-collect=evalShaCommand`;
+//! for `<id>@FCALL`, inside `FCALL`: `fcallCommand`),
 //! on a redis-server of its own started under valgrind for that script alone, after
 //! [`IR_CALLS`] calls on the server's clock over [`IR_KEYS`] keys (about half of
 //! them allowed). Unlike the rounds' times these do not move with the machine's
@@ -32,7 +35,7 @@ use ratelab_core::Algorithm;
 use ratelab_redis::redis::{self, Value};
 use ratelab_redis::server::RedisServer;
 use ratelab_redis::{Clock, Redis, RedisLimiter, BATCH};
-use ratelab_scripts::KeySpace;
+use ratelab_scripts::{library, KeySpace};
 use ratelab_sim::sweep::SweepSpec;
 use ratelab_sim::traffic::Poisson;
 
@@ -124,6 +127,7 @@ fn run() -> Result<(), String> {
         .map(|c| format!("ratelab:bench:{{float:c{c}}}"))
         .collect();
     let float_sha = load(&mut redis, FLOAT_GCRA)?;
+    redis.load_library().map_err(|e| e.to_string())?;
     let period_s = (spec.period_ms / 1000).to_string();
     let space = KeySpace::new("ratelab:bench").map_err(|e| e.to_string())?;
     let limiters: Vec<Algorithm> = Algorithm::ALL
@@ -228,6 +232,23 @@ fn run() -> Result<(), String> {
                 )
             })?;
             println!("round {round} {}@TIME {n} {s:.6}", a.id());
+            // The same calls through the function library, on keys of their own.
+            let function = library::function(a).ok_or("no function")?;
+            let names: Vec<Vec<String>> = (0..float_keys.len())
+                .map(|c| l.keys(&format!("f{c}")))
+                .collect();
+            let (n, s) = timed(requests.len(), |i0, i1| {
+                pipeline(
+                    &mut redis,
+                    (i0..i1).map(|i| {
+                        let keys = &names[i % names.len()];
+                        let mut c = redis::cmd("FCALL");
+                        c.arg(function).arg(keys.len()).arg(keys).arg(&args);
+                        c
+                    }),
+                )
+            })?;
+            println!("round {round} {}@FCALL {n} {s:.6}", a.id());
         }
         redis
             .command(&redis::cmd("FLUSHALL"))
@@ -241,16 +262,18 @@ fn run() -> Result<(), String> {
         let params = ratelab_core::Params::new(spec.limit, spec.period_ms);
         let burst = spec.limit.to_string();
         let float_args = vec![burst.clone(), burst, period_s.clone(), "1".into()];
-        let mut runs: Vec<(String, String, usize, Vec<String>)> = FLOORS
+        // (id, script text or None for the library, its function, keys, arguments)
+        type Run = (String, String, Option<&'static str>, usize, Vec<String>);
+        let mut runs: Vec<Run> = FLOORS
             .iter()
             .map(|(id, text)| {
                 let args = ["TIME", "1", "0", "100", "60000"]
                     .map(String::from)
                     .to_vec();
-                (id.to_string(), text.to_string(), 1, args)
+                (id.to_string(), text.to_string(), None, 1, args)
             })
             .collect();
-        runs.push(("float_gcra".into(), FLOAT_GCRA.into(), 1, float_args));
+        runs.push(("float_gcra".into(), FLOAT_GCRA.into(), None, 1, float_args));
         for &a in &limiters {
             let l = RedisLimiter::new("ir", a, &params, &space).map_err(|e| e.to_string())?;
             let mut args = vec!["TIME".to_string(), "1".into(), "0".into()];
@@ -259,10 +282,19 @@ fn run() -> Result<(), String> {
             runs.push((
                 format!("{}@TIME", a.id()),
                 l.lane().script().text().into(),
+                None,
+                n,
+                args.clone(),
+            ));
+            runs.push((
+                format!("{}@FCALL", a.id()),
+                library::text().into(),
+                library::function(a),
                 n,
                 args,
             ));
         }
+        // `gcra` asks for gcra@TIME, `gcra@FCALL` for the function alone.
         runs.retain(|(id, ..)| {
             only.as_ref().is_none_or(|o| {
                 o.is_empty()
@@ -270,8 +302,11 @@ fn run() -> Result<(), String> {
                         .any(|w| id == w || id.strip_suffix("@TIME") == Some(w))
             })
         });
-        for (id, text, nkeys, args) in runs {
-            println!("instructions {id} {}", instructions(&text, nkeys, &args)?);
+        for (id, text, function, nkeys, args) in runs {
+            println!(
+                "instructions {id} {}",
+                instructions(&text, function, nkeys, &args)?
+            );
         }
     } else if only.is_some() {
         return Err("--instructions needs valgrind".into());
@@ -293,9 +328,15 @@ impl Drop for Valgrind {
     }
 }
 
-/// Instructions per call inside `EVALSHA` of `text` with `args`, its keys
-/// `<nkeys names>` cycling over [`IR_KEYS`] clients (see the module's docs).
-fn instructions(text: &str, nkeys: usize, args: &[String]) -> Result<u64, String> {
+/// Instructions per call inside `EVALSHA` of `text` with `args` (or, with a
+/// `function`, inside `FCALL` of it, `text` the library), its keys `<nkeys names>`
+/// cycling over [`IR_KEYS`] clients (see the module's docs).
+fn instructions(
+    text: &str,
+    function: Option<&str>,
+    nkeys: usize,
+    args: &[String],
+) -> Result<u64, String> {
     let port = ratelab_redis::server::free_port()?;
     let dir = std::env::temp_dir().join(format!("ratelab-ir-{}-{port}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -303,7 +344,10 @@ fn instructions(text: &str, nkeys: usize, args: &[String]) -> Result<u64, String
     let child = std::process::Command::new("valgrind")
         .arg("--tool=callgrind")
         .arg(format!("--callgrind-out-file={}", out.display()))
-        .arg("--toggle-collect=evalShaCommand")
+        .arg(match function {
+            Some(_) => "--toggle-collect=fcallCommand",
+            None => "--toggle-collect=evalShaCommand",
+        })
         .arg(ratelab_redis::server::find_binary("redis-server")?)
         .args([
             "--port",
@@ -330,7 +374,16 @@ fn instructions(text: &str, nkeys: usize, args: &[String]) -> Result<u64, String
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     let mut redis = redis.ok_or("redis-server under valgrind did not answer in 30 s")?;
-    let sha = load(&mut redis, text)?;
+    let sha = match function {
+        Some(f) => {
+            match redis.command(redis::cmd("FUNCTION").arg("LOAD").arg(text)) {
+                Ok(Value::BulkString(_)) => {}
+                other => return Err(format!("FUNCTION LOAD answered {other:?}")),
+            }
+            f.to_string()
+        }
+        None => load(&mut redis, text)?,
+    };
     let keys: Vec<Vec<String>> = (0..IR_KEYS)
         .map(|c| {
             (0..nkeys)
@@ -342,7 +395,11 @@ fn instructions(text: &str, nkeys: usize, args: &[String]) -> Result<u64, String
         pipeline(
             &mut redis,
             (i0..i1).map(|i| {
-                let mut c = redis::cmd("EVALSHA");
+                let mut c = redis::cmd(if function.is_some() {
+                    "FCALL"
+                } else {
+                    "EVALSHA"
+                });
                 c.arg(&sha).arg(nkeys).arg(&keys[i % IR_KEYS]).arg(args);
                 c
             }),

@@ -23,6 +23,8 @@ pub struct Redis {
     inner: Inner,
     /// Scripts loaded with `SCRIPT LOAD` through this connection.
     loaded: Vec<&'static str>,
+    /// Whether the function library was loaded through this connection.
+    library: bool,
     /// How long it waits for a reply.
     reply_timeout: Duration,
 }
@@ -33,11 +35,13 @@ enum Inner {
     Cluster(Box<ClusterConnection>),
 }
 
-/// One script call: EVALSHA, or EVAL with the text when the server lost it. The
-/// arguments are the call's own (`head`) followed by ones shared by many calls
-/// (`tail`, a lane's parameters).
+/// One script call: EVALSHA, or EVAL with the text when the server lost it; or
+/// FCALL of the script's function in the library. The arguments are the call's own
+/// (`head`) followed by ones shared by many calls (`tail`, a lane's parameters).
 pub(crate) struct Call<'a> {
     pub script: &'static Script,
+    /// The library's function to call instead (`ratelab_gcra`).
+    pub function: Option<&'static str>,
     pub keys: &'a [String],
     pub head: Vec<String>,
     pub tail: &'a [String],
@@ -45,7 +49,11 @@ pub(crate) struct Call<'a> {
 
 impl Call<'_> {
     fn cmd(&self, eval: bool) -> Cmd {
-        let mut c = if eval {
+        let mut c = if let Some(f) = self.function {
+            let mut c = redis::cmd("FCALL");
+            c.arg(f);
+            c
+        } else if eval {
             let mut c = redis::cmd("EVAL");
             c.arg(self.script.text());
             c
@@ -87,6 +95,7 @@ impl Redis {
             nodes: Vec::new(),
             inner: Inner::Single(con),
             loaded: Vec::new(),
+            library: false,
             reply_timeout: reply,
         })
     }
@@ -129,6 +138,7 @@ impl Redis {
             nodes: urls.to_vec(),
             inner: Inner::Cluster(Box::new(con)),
             loaded: Vec::new(),
+            library: false,
             reply_timeout: reply,
         })
     }
@@ -196,6 +206,38 @@ impl Redis {
         Ok(())
     }
 
+    /// Loads the function library ([`ratelab_scripts::library`]) with `FUNCTION LOAD
+    /// REPLACE` (every primary of a cluster), once per connection: this ratelab's
+    /// library takes the place of any older one. `FCALL` then calls each limiter by
+    /// name.
+    pub fn load_library(&mut self) -> Result<(), Error> {
+        if self.library {
+            return Ok(());
+        }
+        let mut cmd = redis::cmd("FUNCTION");
+        cmd.arg("LOAD")
+            .arg("REPLACE")
+            .arg(ratelab_scripts::library::text());
+        let name = match self.command(&cmd)? {
+            Value::BulkString(b) => String::from_utf8_lossy(&b).into_owned(),
+            Value::SimpleString(s) => s,
+            // A cluster answers with every node's reply; each is the same name.
+            Value::Array(_) => ratelab_scripts::library::NAME.to_string(),
+            other => format!("{other:?}"),
+        };
+        if name != ratelab_scripts::library::NAME {
+            return Err(Error::Redis {
+                url: self.url.clone(),
+                what: format!(
+                    "FUNCTION LOAD of the ratelab library answered {name}, not its name {}",
+                    ratelab_scripts::library::NAME
+                ),
+            });
+        }
+        self.library = true;
+        Ok(())
+    }
+
     fn lost(&self, context: &str, e: &redis::RedisError) -> Error {
         let what = if e.is_timeout() {
             format!(
@@ -241,16 +283,29 @@ impl Redis {
     /// Calls the scripts, pipelined, in order, and returns their replies. A server
     /// that lost a script (restarted, `SCRIPT FLUSH`) answers NOSCRIPT: those calls
     /// are sent again, the first of each script as EVAL with its text (which also
-    /// caches it again). Any other error reply is an error naming the script.
+    /// caches it again). One that lost the library (`FUNCTION FLUSH`, or started
+    /// without its data) answers that the function is not found: the library is
+    /// loaded again and those calls sent again. Any other error reply is an error
+    /// naming the script.
     pub(crate) fn eval(&mut self, calls: &[Call<'_>]) -> Result<Vec<Value>, Error> {
         let mut out = self.pipeline(calls.iter().map(|c| c.cmd(false)))?;
-        let missing: Vec<usize> = (0..out.len()).filter(|&i| no_script(&out[i])).collect();
+        let lost = |v: &Value, c: &Call<'_>| match c.function {
+            Some(_) => no_function(v),
+            None => no_script(v),
+        };
+        let missing: Vec<usize> = (0..out.len())
+            .filter(|&i| lost(&out[i], &calls[i]))
+            .collect();
         if !missing.is_empty() {
             // Calls of one script after a NOSCRIPT all failed too, unless someone
             // loaded it in between; then the order of a key's calls would be broken.
             for &i in &missing {
-                let sha = calls[i].script.sha1;
-                if (i..out.len()).any(|j| calls[j].script.sha1 == sha && !no_script(&out[j])) {
+                let (sha, function) = (calls[i].script.sha1, calls[i].function);
+                if (i..out.len()).any(|j| {
+                    calls[j].script.sha1 == sha
+                        && calls[j].function == function
+                        && !lost(&out[j], &calls[j])
+                }) {
                     return Err(Error::Redis {
                         url: self.url.clone(),
                         what: format!(
@@ -259,6 +314,10 @@ impl Redis {
                         ),
                     });
                 }
+            }
+            if missing.iter().any(|&i| calls[i].function.is_some()) {
+                self.library = false;
+                self.load_library()?;
             }
             let mut evaluated: Vec<&str> = Vec::new();
             let again = self.pipeline(missing.iter().map(|&i| {
@@ -276,6 +335,7 @@ impl Redis {
                 return Err(Error::ScriptFailed {
                     url: self.url.clone(),
                     script: call.script.name,
+                    function: call.function.is_some(),
                     message: match e.details() {
                         Some(d) => format!("{} {d}", e.code()),
                         None => e.code().to_string(),
@@ -291,6 +351,11 @@ impl Redis {
         }
         Ok(out)
     }
+}
+
+/// `FCALL`'s answer for a function the server does not have.
+fn no_function(v: &Value) -> bool {
+    matches!(v, Value::ServerError(e) if e.details().is_some_and(|d| d.starts_with("Function not found")))
 }
 
 fn no_script(v: &Value) -> bool {

@@ -24,12 +24,15 @@ pub enum Error {
         /// What failed.
         what: String,
     },
-    /// A script answered with an error.
+    /// A script (or its function in the library) answered with an error.
     ScriptFailed {
         /// The server.
         url: String,
         /// The script's name.
         script: &'static str,
+        /// Whether it was called as the library's function (`FCALL ratelab_<name>`)
+        /// rather than as a script.
+        function: bool,
         /// The server's message.
         message: String,
     },
@@ -64,8 +67,15 @@ impl fmt::Display for Error {
             Error::ScriptFailed {
                 url,
                 script,
+                function: false,
                 message,
             } => write!(f, "{url}: script {script}.lua failed: {message}"),
+            Error::ScriptFailed {
+                url,
+                script,
+                function: true,
+                message,
+            } => write!(f, "{url}: function ratelab_{script} failed: {message}"),
             Error::Occupied {
                 url,
                 prefix,

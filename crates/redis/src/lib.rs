@@ -18,4 +18,4 @@ pub use redis;
 
 pub use conn::Redis;
 pub use error::Error;
-pub use limiter::{Clock, RedisDecision, RedisLimiter, BATCH, DEFAULT_SLACK_MS};
+pub use limiter::{Clock, Form, RedisDecision, RedisLimiter, BATCH, DEFAULT_SLACK_MS};

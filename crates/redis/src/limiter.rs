@@ -27,6 +27,19 @@ pub enum Clock {
     Server,
 }
 
+/// How a limiter calls Redis: its script by SHA1, or its function in the library.
+/// Both run the same text on the same keys and decide the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Form {
+    /// `EVALSHA` of the limiter's script (`SCRIPT LOAD` once per connection; `EVAL`
+    /// with the text on NOSCRIPT).
+    #[default]
+    Script,
+    /// `FCALL ratelab_<limiter>` of the function library (`FUNCTION LOAD REPLACE`
+    /// once per connection, and again if the server lost it): Redis 7 or later.
+    Function,
+}
+
 /// What a script decided about one request: the engine's `Decision`, exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RedisDecision {
@@ -69,6 +82,7 @@ pub struct RedisLimiter {
     lane: LuaLane,
     space: KeySpace,
     slack_ms: u64,
+    form: Form,
     policy: Policy,
     /// The latest virtual time asked about: like the engine's keyed store, time must
     /// not go backwards across keys.
@@ -91,6 +105,7 @@ impl RedisLimiter {
             lane,
             space: space.clone(),
             slack_ms: DEFAULT_SLACK_MS,
+            form: Form::Script,
             policy: Policy {
                 limit: params.limit,
                 window_ms: params.period_ms,
@@ -103,6 +118,18 @@ impl RedisLimiter {
     pub fn with_slack(mut self, slack_ms: u64) -> RedisLimiter {
         self.slack_ms = slack_ms;
         self
+    }
+
+    /// The same limiter called in another form (the script, or the library's
+    /// function).
+    pub fn with_form(mut self, form: Form) -> RedisLimiter {
+        self.form = form;
+        self
+    }
+
+    /// How it calls Redis.
+    pub fn form(&self) -> Form {
+        self.form
     }
 
     /// The lane's checked parameters and script.
@@ -168,7 +195,16 @@ impl RedisLimiter {
             }
         }
         let script = self.lane.script();
-        redis.load(script)?;
+        let function = match self.form {
+            Form::Script => {
+                redis.load(script)?;
+                None
+            }
+            Form::Function => {
+                redis.load_library()?;
+                ratelab_scripts::library::function(self.lane.algorithm())
+            }
+        };
         let params = self.lane.params_args();
         let slack = self.slack_ms.to_string();
         // A stream's keys repeat: each one's Redis names are made once.
@@ -184,6 +220,7 @@ impl RedisLimiter {
                 .iter()
                 .map(|&(key, clock, cost)| Call {
                     script,
+                    function,
                     keys: names.get(key).map_or(&[][..], Vec::as_slice),
                     head: vec![
                         match clock {
@@ -199,7 +236,10 @@ impl RedisLimiter {
             for v in redis.eval(&calls)? {
                 out.push(parse(&v).map_err(|what| Error::Redis {
                     url: redis.url().to_string(),
-                    what: format!("script {}.lua answered {what}", script.name),
+                    what: match function {
+                        Some(f) => format!("function {f} answered {what}"),
+                        None => format!("script {}.lua answered {what}", script.name),
+                    },
                 })?);
             }
         }

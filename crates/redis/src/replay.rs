@@ -10,7 +10,7 @@ use ratelab_sim::{run_with, Config, Decided, Report, SimError};
 use redis::Value;
 
 use crate::compare::{difference, rest_matches};
-use crate::{Clock, Error, Redis, RedisLimiter, DEFAULT_SLACK_MS};
+use crate::{Clock, Error, Form, Redis, RedisLimiter, DEFAULT_SLACK_MS};
 
 /// How a replay writes.
 #[derive(Clone, Debug)]
@@ -23,6 +23,8 @@ pub struct ReplayOptions {
     pub force: bool,
     /// Leave the keys in Redis afterwards (they still expire).
     pub keep: bool,
+    /// Through the scripts (`EVALSHA`) or the function library (`FCALL`).
+    pub form: Form,
 }
 
 impl Default for ReplayOptions {
@@ -32,6 +34,7 @@ impl Default for ReplayOptions {
             slack_ms: DEFAULT_SLACK_MS,
             force: false,
             keep: false,
+            form: Form::Script,
         }
     }
 }
@@ -202,7 +205,8 @@ fn replay_lane(
     let lane = &config.lanes[j];
     let stream = &config.stream;
     let mut script = RedisLimiter::new(&lane.id, lane.algorithm, &lane.params, &opts.space)?
-        .with_slack(opts.slack_ms);
+        .with_slack(opts.slack_ms)
+        .with_form(opts.form);
     let requests: Vec<(&str, Clock, u32)> = stream
         .requests
         .iter()

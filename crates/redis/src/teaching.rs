@@ -35,6 +35,7 @@ pub fn float_bucket(
 ) -> Result<(bool, f64), Error> {
     let keys = [key.to_string()];
     let reply = redis.eval(&[Call {
+        function: None,
         script: script("token_bucket_float_seconds"),
         keys: &keys,
         head: vec![
@@ -104,6 +105,7 @@ pub fn zadd_first(
 ) -> Result<bool, Error> {
     let keys = [key.to_string()];
     let reply = redis.eval(&[Call {
+        function: None,
         script: script("sliding_log_zadd_first"),
         keys: &keys,
         head: vec![

@@ -42,6 +42,30 @@ impl LuaLane {
         )
     }
 
+    /// The `redis-cli` line that decides one request of cost 1 for `key` on the
+    /// server's clock through the function library ([`crate::library`], loaded
+    /// with `redis-cli -x FUNCTION LOAD REPLACE < ratelab.lua`): the same keys and
+    /// arguments as [`LuaLane::example_call`]'s EVALSHA, the function's name in place
+    /// of the SHA1.
+    pub fn example_fcall(&self, space: &KeySpace, lane: &str, key: &str) -> String {
+        let mut line = format!(
+            "redis-cli FCALL {}",
+            crate::library::function(self.algorithm()).unwrap_or_default()
+        );
+        let keys = self.keys(space, lane, key);
+        line.push_str(&format!(" {}", keys.len()));
+        for k in &keys {
+            line.push(' ');
+            line.push_str(&shell_quote(k));
+        }
+        line.push_str(" TIME 1 0");
+        for a in self.params_args() {
+            line.push(' ');
+            line.push_str(&a);
+        }
+        line
+    }
+
     fn params_names(&self) -> &'static str {
         use ratelab_core::Algorithm::*;
         match self.algorithm() {

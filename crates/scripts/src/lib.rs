@@ -42,6 +42,10 @@
 //! The time is an argument: virtual milliseconds (a replay, deterministic) or
 //! `TIME`, the server's clock (a deployment: one clock for every instance).
 //!
+//! The same eight scripts also ship as one Redis 7 function library
+//! ([`library`]: `FUNCTION LOAD` once, then `FCALL ratelab_gcra ...`), each function
+//! the script's very text.
+//!
 //! The scripts people usually copy, which are wrong, are here too, labelled:
 //! [`teaching`].
 #![no_std]
@@ -53,6 +57,7 @@ extern crate alloc;
 mod call;
 pub mod code;
 mod lane;
+pub mod library;
 pub mod nginx;
 pub mod production;
 mod space;

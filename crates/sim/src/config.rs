@@ -27,6 +27,10 @@ pub struct Config {
     /// A service run instead ([`crate::service`]): each service is a lane, with
     /// its own clients and attempts; `stream` and `lanes` are then unused.
     pub services: Option<Vec<ServiceSpec>>,
+    /// Whether [`crate::run`] also writes each request's response (status, header
+    /// fields, body) per lane: asked for (`"responses": true`), as it is about
+    /// ten times the report.
+    pub responses: bool,
 }
 
 impl Config {
@@ -39,6 +43,7 @@ impl Config {
             window_ms,
             sweep: None,
             services: None,
+            responses: false,
         }
     }
 
@@ -48,6 +53,19 @@ impl Config {
             services: Some(services),
             ..Config::new(Stream::new(), Vec::new(), None)
         }
+    }
+
+    /// Asks [`crate::run`] for every request's response ([`Config::responses`]);
+    /// refused for a service run, whose report counts attempts per second.
+    pub fn ask_responses(&mut self) -> Result<(), SimError> {
+        if self.services.is_some() {
+            return Err(SimError::at(
+                "responses",
+                "not used with a service run (it has no response per request)",
+            ));
+        }
+        self.responses = true;
+        Ok(())
     }
 
     /// Checks everything a run needs: the stream's invariants, at least one and at

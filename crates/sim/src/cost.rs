@@ -10,7 +10,7 @@
 //!
 //! | face | budget | what is counted |
 //! |---|---|---|
-//! | `simulate`, `simulateJson`, `ratelab simulate` ([`crate::run`]) | [`Budget::RUN`]: 512 MiB, 100 M steps | the stream, every decision and wait, each lane's limiter state and yardstick windows, the JSON written |
+//! | `simulate`, `simulateJson`, `ratelab simulate` ([`crate::run`]) | [`Budget::RUN`]: 512 MiB, 100 M steps | the stream, every decision and wait, each lane's limiter state and yardstick windows, the responses if asked, the JSON written |
 //! | the playground ([`crate::Timeline`]) | [`Budget::PLAYGROUND`]: 64 MiB, 20 M steps, 2 M steps a query | the retained history, each lane's outcomes and running totals, live state, checkpoints |
 //! | `ratelab trace` ([`crate::trace`]) | [`Budget::TRACE`]: 64 MiB, 50 M steps | the state shown in every row (before and after) |
 //!
@@ -145,23 +145,28 @@ impl Cost {
     }
 }
 
-/// A byte count as people read it: `64 MB`, `3.1 GB` (powers of 1024).
+/// A byte count as people read it: `64 MB`, `3.1 GB` (powers of 1024), with one
+/// decimal below 10 when it is not a whole number. Integer arithmetic: float
+/// formatting would keep its code in the page's first module for this alone.
 struct Bytes(u64);
 
 impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
-        let mut value = self.0 as f64 / 1024.0;
+        let bytes = u128::from(self.0);
         let mut unit = 0;
-        while value >= 1024.0 && unit + 1 < UNITS.len() {
-            value /= 1024.0;
+        let mut size: u128 = 1024;
+        while bytes >= size * 1024 && unit + 1 < UNITS.len() {
+            size *= 1024;
             unit += 1;
         }
         let u = UNITS.get(unit).copied().unwrap_or("TB");
-        if value < 10.0 && value.fract() > 0.05 {
-            write!(f, "{value:.1} {u}")
+        // Tenths, rounded to the nearest.
+        let tenths = (bytes * 10 + size / 2) / size;
+        if tenths < 100 && tenths % 10 != 0 {
+            write!(f, "{}.{} {u}", tenths / 10, tenths % 10)
         } else {
-            write!(f, "{value:.0} {u}")
+            write!(f, "{} {u}", (bytes + size / 2) / size)
         }
     }
 }
@@ -445,6 +450,12 @@ pub fn run_cost(config: &Config) -> Cost {
             // The JSON written: `true,` and a wait of up to 16 digits.
             + n * 24;
         cost.steps += 2 * n;
+        if config.responses {
+            // Every lane's responses are held to the end, and written: a field's
+            // two texts and about 400 bytes of JSON each.
+            cost.bytes += n * (size_of::<ratelab_core::Headers>() as u64 + RESPONSE_BYTES);
+            cost.steps += n;
+        }
     }
     if let Some(sweep) = &config.sweep {
         let requests: u64 = sweep
@@ -469,6 +480,10 @@ pub fn run_cost(config: &Config) -> Cost {
     cost.bytes += growing(largest);
     cost
 }
+
+/// What one response of [`Config::responses`] takes beyond its struct: its two
+/// field texts and its JSON (`{"status": 429, "headers": {...}, "body": ...}`).
+const RESPONSE_BYTES: u64 = 64 + 480;
 
 /// What a [`crate::Timeline`] with `limits` holds and does for `config` (the
 /// playground): see the README's "bad input" for the terms.
@@ -601,6 +616,10 @@ mod tests {
         assert_eq!(Bytes(512 << 20).to_string(), "512 MB");
         assert_eq!(Bytes(3_300_000_000).to_string(), "3.1 GB");
         assert_eq!(Bytes(1_500).to_string(), "1.5 KB");
+        assert_eq!(Bytes(1_024).to_string(), "1 KB");
+        assert_eq!(Bytes(10_240 + 600).to_string(), "11 KB");
+        assert_eq!(Bytes(0).to_string(), "0 KB");
+        assert_eq!(Bytes(u64::MAX).to_string(), "16777216 TB");
     }
 
     #[test]

@@ -89,7 +89,9 @@ pub use json::{
     MAX_LABEL_CHARS, REQUEST_FIELDS, TOP_FIELDS,
 };
 pub use lane::{LaneSpec, ResolvedParams, MAX_LANES};
-pub use run::{run, run_with, trace, trace_each, LaneReport, LaneTrace, Report, TraceRow};
+pub use run::{
+    run, run_answering, run_with, trace, trace_each, LaneReport, LaneTrace, Report, TraceRow,
+};
 pub use scenario::{
     scenario, scenario_info, scenario_without_services, Overrides, ScenarioId, ScenarioInfo,
     SCENARIOS,

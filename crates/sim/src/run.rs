@@ -1,6 +1,6 @@
 //! The runner: one stream through every lane, and the report.
 
-use ratelab_core::{AnyLimiter, Explanation, Keyed, Limiter, Ms};
+use ratelab_core::{AnyLimiter, Decision, Explanation, Headers, Keyed, Limiter, Ms, Policy};
 
 use crate::config::Config;
 use crate::cost::Budget;
@@ -45,6 +45,9 @@ pub struct LaneReport {
     /// The shared yardstick, its fields inline in the JSON (`passed`, `blocked`,
     /// `max_in_window`, ...).
     pub yardstick: Yardstick,
+    /// Per request, when asked for ([`Config::responses`]): the response the lane
+    /// sends (`Decision::headers` under its policy), `ratelab respond`'s numbers.
+    pub responses: Option<Vec<Headers>>,
 }
 
 impl Report {
@@ -93,25 +96,60 @@ pub fn run(config: &Config) -> Result<Report, SimError> {
         });
     }
     let mut report = run_with(config, |j, lane, stream| {
-        let proto = lane
-            .build()
-            .map_err(|e| SimError::param(&format!("limiters[{j}]"), &e))?;
-        let mut keyed = Keyed::new(proto);
         let mut out = Vec::with_capacity(stream.requests.len());
-        for (i, r) in stream.requests.iter().enumerate() {
-            let key = stream.key_name(r.key).unwrap_or("");
-            let d = keyed
-                .check(key, r.t, r.cost)
-                .map_err(|e| SimError::check(i, j, &lane.id, &e))?;
+        decide_each(j, lane, stream, |d, keyed, key, _| {
             out.push(Decided {
                 allowed: d.allowed(),
                 wait: d.wait(),
                 state_numbers: keyed.get(key).state_numbers(),
             });
-        }
+        })?;
         Ok(out)
     })?;
     report.sweep = config.sweep.as_ref().map(sweep).transpose()?;
+    Ok(report)
+}
+
+/// Lane `j`'s engine limiter (one per key) over every request of `stream`, in
+/// order: `each(decision, limiters, key, policy)` after each check.
+fn decide_each(
+    j: usize,
+    lane: &LaneSpec,
+    stream: &Stream,
+    mut each: impl FnMut(Decision, &Keyed<AnyLimiter>, &str, &Policy),
+) -> Result<(), SimError> {
+    let proto = lane
+        .build()
+        .map_err(|e| SimError::param(&format!("limiters[{j}]"), &e))?;
+    let policy = proto.policy();
+    let mut keyed = Keyed::new(proto);
+    for (i, r) in stream.requests.iter().enumerate() {
+        let key = stream.key_name(r.key).unwrap_or("");
+        let d = keyed
+            .check(key, r.t, r.cost)
+            .map_err(|e| SimError::check(i, j, &lane.id, &e))?;
+        each(d, &keyed, key, &policy);
+    }
+    Ok(())
+}
+
+/// [`run`], and when the config asks for them ([`Config::responses`]) each lane's
+/// response to every request: `Decision::headers` under the lane's policy, the
+/// numbers `ratelab respond` prints. A second pass over the stream, apart from
+/// [`run`] so that the lessons and the playground, which never ask, carry none
+/// of it.
+pub fn run_answering(config: &Config) -> Result<Report, SimError> {
+    let mut report = run(config)?;
+    if !config.responses {
+        return Ok(report);
+    }
+    for (j, (lane, out)) in config.lanes.iter().zip(&mut report.results).enumerate() {
+        let mut sent = Vec::with_capacity(config.stream.requests.len());
+        decide_each(j, lane, &config.stream, |d, _, _, policy| {
+            sent.push(d.headers(policy));
+        })?;
+        out.responses = Some(sent);
+    }
     Ok(report)
 }
 
@@ -164,6 +202,7 @@ pub fn run_with<E: From<SimError>>(
             allowed,
             waits,
             yardstick: meter.yardstick(),
+            responses: None,
         });
     }
     Ok(Report {

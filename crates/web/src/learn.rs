@@ -281,6 +281,18 @@ mod tests {
                         _ => {}
                     }
                 }
+                // A step about the whole run plays to its end: no stretch of the
+                // lanes is still ahead of the clock but the run's closing margin
+                // (labs B and E once stopped at 180 s of 242).
+                let margin = (sim.period() / 20).max(500);
+                if s.whole_run && to.saturating_sub(s.play_to_ms) > margin {
+                    off.push(format!(
+                        "{} step {i}: the lanes show {from}–{to} ms, {} ms of it after the clock at {} ms",
+                        l.id,
+                        to - s.play_to_ms,
+                        s.play_to_ms
+                    ));
+                }
                 for (what, t) in named {
                     if !(from..=to).contains(&t) {
                         off.push(format!(

@@ -17,10 +17,12 @@ pub(super) const YARDSTICK: &str = "float_gcra";
 pub(super) type RedisRow = super::rounds::Row;
 
 impl RedisRow {
-    /// Whether the target applies: the O(1) limiter scripts on the server's clock
-    /// (not the sliding log, whose state grows with N, nor the floors).
+    /// Whether the target applies: the O(1) limiter scripts on the server's clock,
+    /// by `EVALSHA` or `FCALL` (not the sliding log, whose state grows with N, nor
+    /// the floors).
     pub fn targeted(&self) -> bool {
-        self.id.ends_with("@TIME") && self.id != "sliding_log@TIME"
+        (self.id.ends_with("@TIME") || self.id.ends_with("@FCALL"))
+            && !self.id.starts_with("sliding_log@")
     }
 }
 
@@ -34,7 +36,7 @@ pub(super) struct RedisBench {
     /// INCR per second, the median over rounds.
     pub incr_per_s: f64,
     /// The floors and the yardstick first, then the eight limiters (each on
-    /// virtual times, then `@TIME`).
+    /// virtual times, then `@TIME`, then `@FCALL`).
     pub rows: Vec<RedisRow>,
     /// Each row's rate over the yardstick's measured nearest to it (the one just
     /// before, else just after, in the same round), the median over rounds, in the
@@ -152,18 +154,21 @@ mod tests {
             "redis-version 7.0.15\nbatch 512\nround 1 incr 1000 0.01\nround 1 gcra 1000 0.04\n\
                    round 1 float_gcra 1000 0.05\nround 1 gcra@TIME 1000 0.04\n\
                    round 2 incr 1000 0.02\nround 2 gcra 1000 0.04\nround 2 float_gcra 1000 0.02\n\
-                   round 2 gcra@TIME 1000 0.04\ninstructions float_gcra 5000\n\
+                   round 2 gcra@TIME 1000 0.04\nround 2 gcra@FCALL 1000 0.025\n\
+                   instructions float_gcra 5000\n\
                    instructions gcra@TIME 4000\nnoise\n";
         let b = parse(out).unwrap();
         assert_eq!(
             (b.version.as_str(), b.calls, b.rounds, b.batch),
             ("7.0.15", 1000, 2, 512)
         );
-        assert_eq!(b.rows.len(), 3);
+        assert_eq!(b.rows.len(), 4);
         assert_eq!(b.rows[0].per_s, 25_000.0);
         // Ratios 0.25 and 0.5 from each round's own INCR: median 0.375.
         assert!((b.rows[0].ratio - 0.375).abs() < 1e-12);
-        assert!(!b.rows[0].targeted() && b.rows[2].targeted());
+        assert!(!b.rows[0].targeted() && b.rows[2].targeted() && b.rows[3].targeted());
+        // FCALL after EVALSHA in round 2 only: 40 000/s over the yardstick's 50 000.
+        assert!((b.vs_yardstick[3].unwrap() - 0.8).abs() < 1e-12);
         // Against the yardstick just before it: 1.25 and 0.5, median 0.875.
         assert!((b.vs_yardstick[2].unwrap() - 0.875).abs() < 1e-12);
         // A row before the first yardstick of its round is held to the next one.

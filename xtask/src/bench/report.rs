@@ -149,12 +149,13 @@ fn redis_section(t: &mut String, b: &RedisBench) {
         "\n**Decisions per second through each Lua script, Redis {}** (a redis-server of the \
         benchmark's own on loopback; one connection, pipelines of {} calls, from Rust in \
         release; {} requests of lab D's 1x traffic, 300 clients at 100/min, per script and \
-        round; median of {} rounds). Each limiter runs twice: through `RedisLimiter` on \
+        round; median of {} rounds). Each limiter runs three times: through `RedisLimiter` on \
         lab D's virtual times (the requests checked, the replies read into decisions; \
-        mostly allowed, so every call writes), and as a bare `EVALSHA` pipeline on the \
+        mostly allowed, so every call writes), as a bare `EVALSHA` pipeline on the \
         server's clock (`TIME 1 0 ...`, as a deployment calls it; the same calls in about \
         a second, so mostly denied), sent exactly as the yardstick is and right after \
-        it. Baseline: plain \
+        it, and as the same calls by `FCALL` of its function in the library \
+        (`ratelab lua --library`), right after that. Baseline: plain \
         `INCR` on 300 keys through the same client in the same round, {} per s. Floors, \
         for scale: `EVALSHA` of `return 1` (the least any script call costs) and a script \
         that only GETs and SETs its key (the least a read-modify-write costs). \
@@ -177,7 +178,8 @@ fn redis_section(t: &mut String, b: &RedisBench) {
     );
     let _ = writeln!(t, "|---|---|---:|---:|---:|---|");
     for (row, vs) in b.rows.iter().zip(&b.vs_yardstick) {
-        let (id, clock) = match row.id.strip_suffix("@TIME") {
+        let fcall = row.id.strip_suffix("@FCALL");
+        let (id, clock) = match row.id.strip_suffix("@TIME").or(fcall) {
             Some(id) => (id, "server"),
             None if row.id == redis::YARDSTICK => (row.id.as_str(), "server"),
             None if row.id.starts_with("eval_") => (row.id.as_str(), ""),
@@ -187,6 +189,8 @@ fn redis_section(t: &mut String, b: &RedisBench) {
             "*float GCRA (yardstick)*".to_string()
         } else if id.starts_with("eval_") {
             format!("*{}*", id.replace('_', " "))
+        } else if fcall.is_some() {
+            format!("FCALL ratelab_{id}")
         } else {
             format!("{id}.lua")
         };
@@ -210,8 +214,9 @@ fn redis_section(t: &mut String, b: &RedisBench) {
     if let Some(float) = float {
         let _ = writeln!(
             t,
-            "\n**Instructions per call inside Redis** (callgrind over `evalShaCommand`; each \
-            script alone on a redis-server of its own under valgrind, 6 000 calls on the \
+            "\n**Instructions per call inside Redis** (callgrind over `evalShaCommand`, \
+            `fcallCommand` for FCALL; each script, or the library, alone on a \
+            redis-server of its own under valgrind, 6 000 calls on the \
             server's clock over 30 keys, about half allowed). They do not move with the \
             machine's load, unlike the times above: the profile the scripts are tuned \
             against. Speed = the float GCRA's instructions ÷ the script's.\n"
@@ -219,11 +224,14 @@ fn redis_section(t: &mut String, b: &RedisBench) {
         let _ = writeln!(t, "| script | instructions / call | speed vs float GCRA |");
         let _ = writeln!(t, "|---|---:|---:|");
         for (id, n) in &b.instructions {
-            let id = id.strip_suffix("@TIME").unwrap_or(id);
+            let fcall = id.strip_suffix("@FCALL");
+            let id = id.strip_suffix("@TIME").or(fcall).unwrap_or(id);
             let name = if id == redis::YARDSTICK {
                 "*float GCRA (yardstick)*".to_string()
             } else if id.starts_with("eval_") {
                 format!("*{}*", id.replace('_', " "))
+            } else if fcall.is_some() {
+                format!("FCALL ratelab_{id}")
             } else {
                 format!("{id}.lua")
             };

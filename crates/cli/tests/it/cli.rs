@@ -656,3 +656,74 @@ fn respond_prints_the_engines_one_response_text_for_every_limiter() {
         "the note once, after the lanes"
     );
 }
+
+#[test]
+fn simulate_responses_are_what_respond_prints_before_each_request() {
+    // `simulate --responses`: each request's response, written as JSON fields in
+    // the order `respond` prints them: the response `respond` gives at the
+    // request's time after only the requests before it (the golden times are
+    // distinct), for every limiter.
+    let out = stdout(&ratelab(&["simulate", GOLDEN, "--responses"], None));
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let config = ratelab_sim::Config::from_json(&std::fs::read_to_string(GOLDEN).unwrap()).unwrap();
+    let mut refused = 0;
+    let mut rest = out.as_str();
+    for (j, lane) in report["results"].as_array().unwrap().iter().enumerate() {
+        let responses = lane["responses"].as_array().unwrap();
+        assert_eq!(responses.len(), config.stream.len());
+        for (i, (r, sent)) in config.stream.requests.iter().zip(responses).enumerate() {
+            let mut before = config.clone();
+            before.stream.requests.truncate(i);
+            let timeline = ratelab_sim::Timeline::from_config(&before).unwrap();
+            let expected = timeline.headers_at(j, "", r.t).unwrap().response_text();
+            let status = sent["status"].as_u64().unwrap();
+            let mut text = format!(
+                "HTTP/1.1 {}\n",
+                if status == 429 {
+                    "429 Too Many Requests"
+                } else {
+                    "200 OK"
+                }
+            );
+            // The fields in the order written (a `Value`'s map sorts them): this
+            // response's object is the next one in the output.
+            let start = rest.find("\"headers\":{").unwrap() + "\"headers\":".len();
+            let end = start + rest[start..].find('}').unwrap() + 1;
+            let written = &rest[start..end];
+            rest = &rest[end..];
+            let fields = sent["headers"].as_object().unwrap();
+            assert_eq!(
+                &serde_json::from_str::<Value>(written).unwrap(),
+                &sent["headers"]
+            );
+            let mut names: Vec<&String> = fields.keys().collect();
+            names.sort_by_key(|n| written.find(&format!("\"{n}\":")).unwrap());
+            for name in names {
+                text.push_str(&format!("{name}: {}\n", fields[name].as_str().unwrap()));
+            }
+            if let Some(body) = sent["body"].as_str() {
+                text.push_str(&format!("\n{body}\n"));
+                refused += 1;
+            }
+            assert_eq!(text, expected, "lane {j}, request {i}");
+            assert_eq!(sent["status"] == 200, lane["allowed"][i] == true);
+        }
+    }
+    assert!(refused > 0);
+    // Without the flag, no responses; with a table or a service run, one line.
+    assert!(!stdout(&ratelab(&["simulate", GOLDEN], None)).contains("\"responses\""));
+    let table = ratelab(&["simulate", GOLDEN, "--table", "--responses"], None);
+    assert_eq!(table.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&table.stderr).trim_end(),
+        "error: simulate: --responses is JSON output; give it without --table"
+    );
+    let service = ratelab(
+        &["simulate", "--responses"],
+        Some(r#"{"scenario": "retry-storm"}"#),
+    );
+    assert_eq!(service.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&service.stderr).contains("responses: not used with a service run")
+    );
+}

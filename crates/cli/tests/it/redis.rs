@@ -37,6 +37,13 @@ fn redis_simulate_prints_the_engines_report_and_says_so() {
     // Its keys are removed afterwards, so it can run again at once.
     let again = ratelab(&["redis", "simulate", GOLDEN, "--url", &url], b"");
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    // Through the function library: the same report.
+    let fcall = ratelab(
+        &["redis", "simulate", GOLDEN, "--url", &url, "--fcall"],
+        b"",
+    );
+    assert_eq!(fcall.status.code(), Some(0), "{}", text(&fcall.stderr));
+    assert_eq!(fcall.stdout, engine.stdout, "--fcall: the same bytes");
     // From standard input, a scenario.
     let lab_c = ratelab(
         &["redis", "simulate", "--url", &url],
@@ -286,41 +293,10 @@ fn lua_prints_the_script_the_call_and_nginx_lines() {
 #[test]
 fn every_script_works_as_printed_in_a_shell() {
     use ratelab_core::{Algorithm, AnyLimiter, Limiter, Params};
-    use ratelab_redis::server::{find_binary, TempDir};
-    use std::os::unix::fs::PermissionsExt;
 
     let server = RedisServer::start().unwrap();
-    let dir = TempDir::new("lua-as-printed").unwrap();
-    let bin = dir.path().join("bin");
-    std::fs::create_dir(&bin).unwrap();
-    let wrapper = bin.join("redis-cli");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\nexec '{}' -p {} \"$@\"\n",
-            find_binary("redis-cli").unwrap().display(),
-            server.port()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_ratelab"), bin.join("ratelab")).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let sh = |line: &str| {
-        let out = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(line)
-            .current_dir(dir.path())
-            .env("PATH", &path)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{line}: {}", text(&out.stderr));
-        text(&out.stdout)
-    };
+    let (dir, path) = shell_dir(&server, "lua-as-printed");
+    let sh = |line: &str| sh(&dir, &path, line);
 
     let mut n = 0;
     for algorithm in Algorithm::ALL {
@@ -386,4 +362,139 @@ fn every_script_works_as_printed_in_a_shell() {
         n += 1;
     }
     assert_eq!(n, 8);
+}
+
+/// A directory of its own for following printed lines, with `redis-cli` (a
+/// two-line wrapper giving `server`'s port) and `ratelab` first on the PATH: the
+/// directory and that PATH.
+fn shell_dir(server: &RedisServer, tag: &str) -> (ratelab_redis::server::TempDir, String) {
+    use ratelab_redis::server::{find_binary, TempDir};
+    use std::os::unix::fs::PermissionsExt;
+
+    let dir = TempDir::new(tag).unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let wrapper = bin.join("redis-cli");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nexec '{}' -p {} \"$@\"\n",
+            find_binary("redis-cli").unwrap().display(),
+            server.port()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_ratelab"), bin.join("ratelab")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    (dir, path)
+}
+
+/// Runs `line` with `sh -c` in `dir` with `path`; its standard output, and it must
+/// succeed.
+fn sh(dir: &ratelab_redis::server::TempDir, path: &str, line: &str) -> String {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(line)
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{line}: {}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+/// `ratelab lua --library`'s printed lines followed to the letter in a shell, as
+/// for the scripts above: the file holds exactly the library, `FUNCTION LOAD`
+/// answers its name, and each limiter's `FCALL` line, sent four times, decides as
+/// the engine does; `--help` says so, and one ALGORITHM gives its line alone.
+#[test]
+fn the_function_library_works_as_printed_in_a_shell() {
+    use ratelab_core::{Algorithm, AnyLimiter, Limiter, Params};
+    use ratelab_scripts::library;
+
+    let server = RedisServer::start().unwrap();
+    let (dir, path) = shell_dir(&server, "library-as-printed");
+    let sh = |line: &str| sh(&dir, &path, line);
+
+    let printed = ratelab(
+        &["lua", "--library", "--limit", "3", "--period", "10m"],
+        b"",
+    );
+    assert_eq!(printed.status.code(), Some(0), "{}", text(&printed.stderr));
+    assert_eq!(text(&printed.stdout), library::text(), "the library alone");
+    let notes = text(&printed.stderr);
+    let commands: Vec<&str> = notes
+        .lines()
+        .filter(|l| l.starts_with("ratelab ") || l.starts_with("redis-cli "))
+        .collect();
+    let [save, load, calls @ ..] = &commands[..] else {
+        panic!("command lines expected:\n{notes}");
+    };
+    assert_eq!(calls.len(), 8, "{notes}");
+    sh(save);
+    assert_eq!(
+        std::fs::read(dir.path().join("ratelab.lua")).unwrap(),
+        library::text().as_bytes(),
+        "`{save}` writes the library, byte for byte"
+    );
+    assert_eq!(sh(load).trim_end(), library::NAME, "`{load}`");
+    // Loading it again (a deploy of the same version) replaces it.
+    assert_eq!(sh(load).trim_end(), library::NAME, "`{load}` again");
+    let mut n = 0;
+    for algorithm in Algorithm::ALL {
+        let Some(function) = library::function(algorithm) else {
+            continue;
+        };
+        let line = calls
+            .iter()
+            .find(|l| l.starts_with(&format!("redis-cli FCALL {function} ")))
+            .unwrap_or_else(|| panic!("{function}: no line in\n{notes}"));
+        // Three per 10 minutes: four requests, each decided by the engine too at the
+        // server time the reply says it used.
+        let mut engine = AnyLimiter::new(algorithm, &Params::new(3, 600_000)).unwrap();
+        for i in 0..4 {
+            let reply = sh(line);
+            let fields: Vec<&str> = reply.lines().collect();
+            assert_eq!(fields.len(), 11, "`{line}` answered {reply:?}");
+            let d = engine.check(fields[9].parse().unwrap(), 1).unwrap();
+            assert_eq!(
+                (fields[0], fields[7]),
+                (
+                    if d.allowed() { "1" } else { "0" },
+                    d.remaining().to_string().as_str()
+                ),
+                "request {} through `{line}`: {reply:?}",
+                i + 1
+            );
+        }
+        n += 1;
+    }
+    assert_eq!(n, 8);
+    let one = text(&ratelab(&["lua", "gcra", "--library", "--burst", "20"], b"").stderr);
+    let lines: Vec<&str> = one.lines().filter(|l| l.contains(" FCALL ")).collect();
+    assert_eq!(
+        lines,
+        ["redis-cli FCALL ratelab_gcra 1 'ratelab:v2:{gcra:client-42}' TIME 1 0 100 60000 20"]
+    );
+    let help = text(&ratelab(&["lua", "--help"], b"").stdout);
+    assert!(
+        help.contains("ratelab lua --library > ratelab.lua\n"),
+        "{help}"
+    );
+    assert!(
+        help.contains("redis-cli -x FUNCTION LOAD REPLACE < ratelab.lua\n"),
+        "{help}"
+    );
+    let bad = ratelab(&["lua", "--library", "--limit", "0"], b"");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        !text(&bad.stderr).trim_end().contains('\n'),
+        "{}",
+        text(&bad.stderr)
+    );
 }

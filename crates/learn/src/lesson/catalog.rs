@@ -523,7 +523,10 @@ pub const LESSONS: &[Lesson] = &[
                 m(Gcra),
                 m(LeakyQueue),
             ],
-            play_to_ms: 180_000,
+            // To the queue's last departure (239.4 s): the lanes' whole run has no
+            // stretch after the clock (labs B and E used to stop at 180 s, a
+            // minute of the picture still ahead).
+            play_to_ms: 240_000,
             // Per 10 s from the first minute on: the lanes show all three.
             whole_run: true,
             facts: &[
@@ -603,7 +606,8 @@ pub const LESSONS: &[Lesson] = &[
         steps: &[Step {
             scenario: ScenarioId::LabE,
             lanes: SEVEN_PER_MINUTE,
-            play_to_ms: 180_000,
+            // To the queue's last departure (by 240 s), as lab B.
+            play_to_ms: 240_000,
             // The most in a minute, from the burst at 59.9 s on: the whole run.
             whole_run: true,
             facts: &[

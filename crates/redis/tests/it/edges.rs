@@ -1,12 +1,13 @@
-//! The largest parameters and the latest times the scripts accept, and the server's
-//! own clock: still exactly the engine's decisions, and keys that vanish at rest.
+//! The largest parameters and the latest times the scripts accept (through the
+//! scripts and the function library), and the server's own clock: still exactly the
+//! engine's decisions, and keys that vanish at rest.
 
 use std::time::Duration;
 
 use ratelab_core::{Algorithm, AnyLimiter, Keyed, Params};
 use ratelab_redis::compare::{difference, rest_matches};
 use ratelab_redis::server::RedisServer;
-use ratelab_redis::{Clock, RedisLimiter};
+use ratelab_redis::{Clock, Form, RedisLimiter};
 use ratelab_scripts::{KeySpace, MAX_LUA_PRODUCT, MAX_LUA_TIME_MS};
 
 const MAX_COUNT: u64 = u32::MAX as u64;
@@ -81,9 +82,17 @@ fn parameters_at_the_caps_and_times_near_the_end_stay_exact() {
             p(MAX_COUNT, 7, Some(MAX_COUNT), None, true),
         ),
     ];
-    for (n, (a, params)) in cases.iter().enumerate() {
+    // Each through its script and through the function library.
+    let forms = [Form::Script, Form::Function];
+    for (n, (form, (a, params))) in forms
+        .iter()
+        .flat_map(|f| cases.iter().map(move |c| (f, c)))
+        .enumerate()
+    {
         let id = format!("edge{n}");
-        let mut script = RedisLimiter::new(&id, *a, params, &KeySpace::default()).unwrap();
+        let mut script = RedisLimiter::new(&id, *a, params, &KeySpace::default())
+            .unwrap()
+            .with_form(*form);
         let mut engine = Keyed::new(AnyLimiter::new(*a, params).unwrap());
         let cap = script.lane().capacity().min(MAX_COUNT) as u32;
         let start = MAX_LUA_TIME_MS - params.period_ms.min(MAX_LUA_TIME_MS / 2) - 10;
@@ -111,7 +120,7 @@ fn parameters_at_the_caps_and_times_near_the_end_stay_exact() {
             let d = engine.check("k", t, cost).unwrap();
             if let Some(diff) = difference(&d, r) {
                 panic!(
-                    "{} {params:?} request {i} (t {t}, cost {cost}): {diff}",
+                    "{} {form:?} {params:?} request {i} (t {t}, cost {cost}): {diff}",
                     a.id()
                 );
             }

@@ -7,6 +7,7 @@ mod support;
 mod cluster;
 mod edges;
 mod faults;
+mod functions;
 mod golden;
 mod memory;
 mod nginx;

@@ -34,7 +34,7 @@ mod write;
 use crate::config::Config;
 use crate::error::SimError;
 use crate::lane::LaneSpec;
-use crate::run::{run, Report};
+use crate::run::{run_answering, Report};
 
 pub use fields::LIMITER_FIELDS;
 pub use limiter::LimiterOut;
@@ -99,7 +99,7 @@ impl Report {
 /// that results and error messages are identical everywhere.
 pub fn simulate_json(input: &str) -> Result<String, String> {
     let config = Config::from_json(input)?;
-    Ok(run(&config)?.to_json())
+    Ok(run_answering(&config)?.to_json())
 }
 
 /// The same from an already parsed value (the JS API converts a JS object to a
@@ -107,5 +107,5 @@ pub fn simulate_json(input: &str) -> Result<String, String> {
 /// order of the format (converting it to a `serde_json::Value` would sort the keys).
 pub fn simulate_value(input: &serde_json::Value) -> Result<Report, String> {
     let config = Config::from_value(input)?;
-    Ok(run(&config)?)
+    Ok(run_answering(&config)?)
 }

@@ -45,6 +45,7 @@ pub const TOP_FIELDS: &[&str] = &[
     "clients",
     "duration_ms",
     "services",
+    "responses",
 ];
 
 /// The fields of a request object.
@@ -105,14 +106,25 @@ fn config_from_tree(value: &Json<'_>) -> Result<Config, SimError> {
         ));
     };
     unknown_fields(obj, "", TOP_FIELDS)?;
-    match obj.get("scenario") {
+    let mut config = match obj.get("scenario") {
         None => explicit(obj),
         Some(Json::String(id)) => with_scenario(obj, id),
         Some(other) => Err(SimError::at(
             "scenario",
             format_args!("must be a string, got {}", describe(other)),
         )),
+    }?;
+    match obj.get("responses") {
+        None | Some(Json::Bool(false)) => {}
+        Some(Json::Bool(true)) => config.ask_responses()?,
+        Some(other) => {
+            return Err(SimError::at(
+                "responses",
+                format_args!("must be true or false, got {}", describe(other)),
+            ))
+        }
     }
+    Ok(config)
 }
 
 /// `{"requests": [...], "limiters": [...], "window_ms": W}`, or `{"services": [...]}`.
@@ -134,7 +146,9 @@ fn explicit(obj: &Obj<'_>) -> Result<Config, SimError> {
         return Ok(config);
     }
     for &field in TOP_FIELDS {
-        if obj.contains_key(field) && !["requests", "limiters", "window_ms"].contains(&field) {
+        if obj.contains_key(field)
+            && !["requests", "limiters", "window_ms", "responses"].contains(&field)
+        {
             return Err(SimError::at(
                 field,
                 "only used with a \"scenario\" (see `ratelab scenarios`)",
@@ -174,7 +188,8 @@ fn with_scenario(obj: &Obj<'_>, id: &str) -> Result<Config, SimError> {
         )
     })?;
     for &field in TOP_FIELDS {
-        if field != "scenario" && obj.contains_key(field) && !info.overrides.contains(&field) {
+        let output = ["scenario", "responses"].contains(&field);
+        if !output && obj.contains_key(field) && !info.overrides.contains(&field) {
             return Err(SimError::at(
                 field,
                 format_args!(

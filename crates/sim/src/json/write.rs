@@ -3,7 +3,8 @@
 //! format, so every output is a borrowed mirror struct here, in the order the README
 //! documents; the simulator's own types carry no serde attributes.
 
-use ratelab_core::Ms;
+use ratelab_core::{Headers, Ms, BODY_CONTENT_TYPE};
+use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
 use crate::config::Config;
@@ -60,6 +61,57 @@ struct LaneOut<'a> {
     wait_ms: &'a [Option<Ms>],
     #[serde(flatten)]
     yardstick: &'a Yardstick,
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "responses_out"
+    )]
+    responses: Option<&'a [Headers]>,
+}
+
+/// One response of `responses`: `{"status": 429, "headers": {"Retry-After": "1",
+/// ...}, "body": "{...}"}`: the fields of `ratelab respond`
+/// ([`Headers::response_text`]) in its order (a CLI test holds them to it), the
+/// values as they are sent (text), `body` `null` on a 200. Written field by field
+/// from the struct, as the live limiter's `check()` does: the JS API's chunk then
+/// needs no list of fields.
+struct ResponseOut<'a>(&'a Headers);
+
+struct FieldsOut<'a>(&'a Headers);
+
+impl Serialize for ResponseOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut out = s.serialize_struct("Response", 3)?;
+        out.serialize_field("status", &u64::from(self.0.status))?;
+        out.serialize_field("headers", &FieldsOut(self.0))?;
+        out.serialize_field("body", &self.0.body())?;
+        out.end()
+    }
+}
+
+impl Serialize for FieldsOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let h = self.0;
+        let mut out = s.serialize_struct("Fields", 7)?;
+        if let Some(r) = h.retry_after {
+            out.serialize_field("Retry-After", &r.to_string())?;
+        }
+        out.serialize_field("RateLimit-Policy", &h.policy)?;
+        out.serialize_field("RateLimit", &h.ratelimit)?;
+        out.serialize_field("X-RateLimit-Limit", &h.limit.to_string())?;
+        out.serialize_field("X-RateLimit-Remaining", &h.remaining.to_string())?;
+        out.serialize_field("X-RateLimit-Reset", &h.reset.to_string())?;
+        if h.retry_after.is_some() {
+            out.serialize_field("Content-Type", BODY_CONTENT_TYPE)?;
+        }
+        out.end()
+    }
+}
+
+fn responses_out<S: Serializer>(r: &Option<&[Headers]>, s: S) -> Result<S::Ok, S::Error> {
+    match r {
+        Some(r) => s.collect_seq(r.iter().map(ResponseOut)),
+        None => s.serialize_none(),
+    }
 }
 
 fn waits_in_ms<S: Serializer>(waits: &&[Option<Ms>], s: S) -> Result<S::Ok, S::Error> {
@@ -92,6 +144,7 @@ impl<'a> From<&'a LaneReport> for LaneOut<'a> {
             allowed: &l.allowed,
             wait_ms: &l.waits,
             yardstick: &l.yardstick,
+            responses: l.responses.as_deref(),
         }
     }
 }

@@ -183,6 +183,7 @@ fn build(
             .flatten(),
         sweep,
         services,
+        responses: false,
     };
     // A service scenario's services were checked as they were made.
     if !id.is_service() {

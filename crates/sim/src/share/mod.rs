@@ -311,6 +311,7 @@ impl Setup {
                 window_ms: o.window_ms.or(info.window_ms),
                 sweep: None,
                 services: None,
+                responses: false,
             };
             // The lanes' own errors come first, as when the stream is made.
             lanes.validate_lanes()?;

@@ -47,7 +47,7 @@ fn unknown_field() {
     );
     assert_eq!(
         err(r#"{"requests": [1], "limiters": [], "windw_ms": 5}"#),
-        "windw_ms: unknown field (expected one of requests, limiters, window_ms, scenario, limit, period_ms, seed, load, clients, duration_ms, services)"
+        "windw_ms: unknown field (expected one of requests, limiters, window_ms, scenario, limit, period_ms, seed, load, clients, duration_ms, services, responses)"
     );
     assert_eq!(
         err(&with(&format!("[{GCRA}]"), r#"[{"t": 1, "coast": 2}]"#)),
@@ -372,4 +372,32 @@ fn a_live_request_is_checked_as_a_request_is() {
         LaneSpec::from_json(r#"{"algorithm": "gcra", "limit": 5, "period_ms": 1000, "burst": 2}"#)
             .unwrap()
     );
+}
+
+#[test]
+fn responses_are_asked_with_a_boolean_and_not_of_a_service_run() {
+    let input = |v: &str| format!(r#"{{"requests": [1], "limiters": [{GCRA}], "responses": {v}}}"#);
+    assert_eq!(err(&input("1")), "responses: must be true or false, got 1");
+    assert_eq!(
+        err(&input(r#""yes""#)),
+        "responses: must be true or false, got \"yes\""
+    );
+    assert!(simulate_json(&input("false"))
+        .unwrap()
+        .contains("\"state_numbers\""));
+    assert!(!simulate_json(&input("false"))
+        .unwrap()
+        .contains("\"responses\""));
+    // With a scenario, and not with a service run (a scenario's or one's own).
+    assert!(
+        simulate_json(r#"{"scenario": "golden", "responses": true}"#)
+            .unwrap()
+            .contains("\"responses\":[{\"status\":200")
+    );
+    assert_eq!(
+        err(r#"{"scenario": "retry-storm", "responses": true}"#),
+        "responses: not used with a service run (it has no response per request)"
+    );
+    assert!(err(r#"{"services": [], "responses": true}"#)
+        .starts_with("responses: not used with \"services\""));
 }

@@ -5,7 +5,7 @@ use ratelab_core::{Algorithm, AnyLimiter, Keyed, Limiter};
 use ratelab_sim::traffic::Poisson;
 use ratelab_sim::ScenarioId;
 use ratelab_sim::{
-    run, Config, LaneSpec, Request, Stream, Timeline, TimelineError, TimelineLimits,
+    run, run_answering, Config, LaneSpec, Request, Stream, Timeline, TimelineError, TimelineLimits,
 };
 
 /// Every algorithm, at 5 per 2 s (nginx delayed, with a burst).
@@ -118,6 +118,40 @@ fn many_snapshots_in_one_replay_are_each_snapshot_alone() {
         tl.snapshots_at(99, "", [0]),
         Err(TimelineError::NoSuchLane { lane: 99, .. })
     ));
+}
+
+/// `"responses": true`: each request's response is the one a fresh limiter that
+/// saw only the requests before it gives a request at its time (`ratelab
+/// respond`'s numbers), for every algorithm and key.
+#[test]
+fn a_run_s_responses_are_what_each_request_was_answered() {
+    let s = stream(14_000);
+    let mut config = Config::new(s.clone(), lanes(), None);
+    config.ask_responses().unwrap();
+    let report = run_answering(&config).unwrap();
+    for (spec, lane) in lanes().iter().zip(&report.results) {
+        let responses = lane.responses.as_ref().expect("asked for");
+        assert_eq!(responses.len(), s.len());
+        assert!(responses.iter().any(|h| h.status == 429), "{}", spec.id);
+        for (i, (r, h)) in s.requests.iter().zip(responses).enumerate() {
+            assert_eq!(r.cost, 1);
+            let k = fresh(spec, &s, |j, _| j < i);
+            let key = &s.keys[r.key as usize];
+            assert_eq!(
+                h,
+                &k.get(key).headers(r.t).unwrap(),
+                "{} request {i}",
+                spec.id
+            );
+            assert_eq!(h.status == 200, lane.allowed[i], "{} request {i}", spec.id);
+        }
+    }
+    config.responses = false;
+    assert!(run(&config)
+        .unwrap()
+        .results
+        .iter()
+        .all(|l| l.responses.is_none()));
 }
 
 #[test]

@@ -11,7 +11,6 @@
 
 use js_sys::JsString;
 use leptos::prelude::*;
-use serde::de::{self, MapAccess, Visitor};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -49,6 +48,8 @@ export interface SimulateConfig {
   load?: number;
   clients?: number;
   duration_ms?: number;
+  /** Each request's response per limiter in the report (`LaneResult.responses`); off by default. */
+  responses?: boolean;
 }
 
 /** One limiter's result. */
@@ -68,6 +69,18 @@ export interface LaneResult {
   histogram_10s: number[];
   keys: number;
   state_numbers: number;
+  /** With `responses: true`: what this limiter answered each request, in stream order. */
+  responses?: LaneResponse[];
+}
+
+/** One response of `LaneResult.responses` (`ratelab respond`'s fields, in its order). */
+export interface LaneResponse {
+  /** 200, or 429 when refused (a delaying limiter's queued request is a 200). */
+  status: 200 | 429;
+  /** `Retry-After` (on a 429), both dialects, and `Content-Type` with a body. */
+  headers: Record<string, string>;
+  /** The 429's JSON body; null on a 200. */
+  body: string | null;
 }
 
 /** The output of `simulate` (the command line's `ratelab simulate`). */
@@ -513,11 +526,14 @@ enum OptionValue {
     None,
 }
 
-impl<'de> de::Deserialize<'de> for OptionValue {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw: JsValue = serde_wasm_bindgen::preserve::deserialize(d)?;
-        Ok(option_value(raw))
-    }
+/// A number as JavaScript writes it (`String(x)`: `0.5`, `1e+21`, `Infinity`):
+/// what the option's writer sees, and no float formatting of Rust's in the first
+/// module.
+fn number_text(x: f64) -> String {
+    js_sys::Number::from(x)
+        .to_string_with_radix(10)
+        .map(String::from)
+        .unwrap_or_default()
 }
 
 /// An option's value as link text (`%` and `+` escaped, so that `,` and `:` still
@@ -534,7 +550,7 @@ fn option_value(raw: JsValue) -> OptionValue {
     let text = if let Some(b) = raw.as_bool() {
         if b { "1" } else { "0" }.to_string()
     } else if let Some(x) = raw.as_f64() {
-        format!("{x}")
+        number_text(x)
     } else if let Some(a) = raw.dyn_ref::<js_sys::Array>() {
         if a.length() > 64 {
             return OptionValue::None;
@@ -542,7 +558,7 @@ fn option_value(raw: JsValue) -> OptionValue {
         a.iter()
             .map(|i| {
                 i.as_string()
-                    .unwrap_or_else(|| format!("{}", i.as_f64().unwrap_or(f64::NAN)))
+                    .unwrap_or_else(|| number_text(i.as_f64().unwrap_or(f64::NAN)))
             })
             .collect::<Vec<_>>()
             .join(",")
@@ -564,36 +580,26 @@ struct Options {
     dropped: usize,
 }
 
-impl<'de> de::Deserialize<'de> for Options {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(OptionsVisitor)
-    }
-}
-
-struct OptionsVisitor;
-
-impl<'de> Visitor<'de> for OptionsVisitor {
-    type Value = Options;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("an object of options")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Options, A::Error> {
+impl Options {
+    /// Reads the own enumerable properties of `options`, in order (as
+    /// `Object.entries` lists them), at most [`MAX_OPTIONS`]. Read from the object
+    /// directly rather than through serde: its deserializer's messages format
+    /// floats, whose code would stay in the first module for this alone.
+    fn read(options: &js_sys::Object) -> Options {
+        let entries = js_sys::Object::entries(options);
         let mut out = Options {
             pairs: Vec::new(),
             compact: false,
             autoplay: false,
             theme: None,
-            dropped: map.size_hint().unwrap_or(0).saturating_sub(MAX_OPTIONS),
+            dropped: (entries.length() as usize).saturating_sub(MAX_OPTIONS),
         };
-        let mut read = 0;
-        while read < MAX_OPTIONS {
-            let Some(key) = map.next_key::<String>()? else {
-                break;
+        for entry in entries.iter().take(MAX_OPTIONS) {
+            let entry: js_sys::Array = entry.unchecked_into();
+            let Some(key) = entry.get(0).as_string() else {
+                continue;
             };
-            read += 1;
-            let OptionValue::Text(v) = map.next_value::<OptionValue>()? else {
+            let OptionValue::Text(v) = option_value(entry.get(1)) else {
                 continue;
             };
             if key == "compact" {
@@ -607,7 +613,7 @@ impl<'de> Visitor<'de> for OptionsVisitor {
                 out.pairs.push((key, v));
             }
         }
-        Ok(out)
+        out
     }
 }
 
@@ -615,11 +621,7 @@ impl<'de> Visitor<'de> for OptionsVisitor {
 /// parameter; `compact` is read separately. Values the link parser cannot use
 /// become notices, as in a link.
 pub fn options_from_js(options: &JsValue) -> MountOptions {
-    let read = if options.is_object() {
-        serde_wasm_bindgen::from_value::<Options>(options.clone()).ok()
-    } else {
-        None
-    };
+    let read = options.dyn_ref::<js_sys::Object>().map(Options::read);
     let read = read.unwrap_or(Options {
         pairs: Vec::new(),
         compact: false,

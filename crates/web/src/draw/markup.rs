@@ -66,9 +66,22 @@ impl AttrValue for u64 {
     }
 }
 
-impl AttrValue for f64 {
+/// A number of half px, written as px (`7` is `3.5`): the one fractional value the
+/// drawings write, without float formatting (its code would stay in the first
+/// module for this alone).
+pub(in crate::draw) struct Halves(pub i64);
+
+impl AttrValue for Halves {
     fn write_to(&self, out: &mut String) {
-        let _ = write!(out, "{self}");
+        let n = self.0;
+        if n < 0 {
+            out.push('-');
+        }
+        let m = n.unsigned_abs();
+        let _ = write!(out, "{}", m / 2);
+        if m % 2 == 1 {
+            out.push_str(".5");
+        }
     }
 }
 

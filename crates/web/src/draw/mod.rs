@@ -292,7 +292,7 @@ pub fn marks(marks: Vec<Mark>, c: &MarkContext<'_>) -> Drawn {
                 w.el("text")
                     .attr("class", "glyph")
                     .attr("x", x)
-                    .attr("y", y as f64 + 3.5)
+                    .attr("y", markup::Halves(2 * y + 7))
                     .attr("text-anchor", "middle")
                     .text(glyph);
                 if let Some((_, _, Some(words))) = piles.iter().find(|p| p.0 == i) {
@@ -633,7 +633,10 @@ pub fn gauge(g: &Gauge, refusing: bool, lang: Lang) -> Svg {
             .attr("class", "part")
             .attr("x", 10)
             .attr("y", 4)
-            .attr("width", (p * scale).clamp(0.0, fill_f).round() as i64)
+            // Not `clamp`: its bound is computed, and clamp's check of it (with
+            // its float message) would panic on a NaN and keep float formatting
+            // in the first module.
+            .attr("width", (p * scale).max(0.0).min(fill_f).round() as i64)
             .attr("height", 18)
             .attr("rx", 3)
             .end();

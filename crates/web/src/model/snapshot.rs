@@ -200,6 +200,25 @@ pub fn overlays(snapshot: &Snapshot, now: u64) -> Vec<Overlay> {
     }
 }
 
+/// A float as the teaching bucket shows it, every digit it holds (the shortest
+/// text that reads back the same): in the page JavaScript's own `toString`, as
+/// Rust's float formatting would stay in the first module for this text alone;
+/// natively (the tests) Rust's `{:?}`, which writes the same digits (and `.0` on
+/// a whole number).
+fn float_text(v: f64) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Number::from(v)
+            .to_string_with_radix(10)
+            .map(String::from)
+            .unwrap_or_default()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        format!("{v:?}")
+    }
+}
+
 /// A lane's state as a bar.
 /// The level [`gauge`] shows for `snapshot`, without its texts and lines: what the
 /// state-over-time strip asks at each of its moments (a thousand a strip).
@@ -276,7 +295,7 @@ pub fn gauge(snapshot: &Snapshot) -> Gauge {
             level: *tokens,
             max: *capacity as f64,
             lines: vec![(1.0, Label::One)],
-            level_text: format!("{tokens:?}"),
+            level_text: float_text(*tokens),
             max_text: whole(*capacity),
             part: None,
         },

@@ -13,7 +13,7 @@ pub type Case = (&'static str, String, String);
 const ALGORITHMS: &str = "fixed_window, fixed_window_anchored, sliding_log, sliding_window_counter, token_bucket, leaky_queue, gcra, nginx, sliding_log_logs_blocked, token_bucket_f64";
 
 const TOP: &str =
-    "requests, limiters, window_ms, scenario, limit, period_ms, seed, load, clients, duration_ms, services";
+    "requests, limiters, window_ms, scenario, limit, period_ms, seed, load, clients, duration_ms, services, responses";
 
 /// One limiter (`{"algorithm": "gcra", "limit": 5, "period_ms": 1000, <extra>}`) fed
 /// `requests`.

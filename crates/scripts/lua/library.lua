@@ -1,0 +1,14 @@
+#!lua name=ratelab
+-- ratelab: the eight limiters as one Redis 7 function library. Load it once per
+-- server (FUNCTION LOAD REPLACE: a newer ratelab's library takes the old one's
+-- place; it survives restarts with the data, and SCRIPT FLUSH does not touch it),
+-- then call each limiter by name:
+--
+--   FCALL ratelab_<limiter> <numkeys> <keys> <now|TIME> <cost> <slack_ms> <params...>
+--
+-- ratelab_fixed_window, ratelab_fixed_window_anchored, ratelab_sliding_log (two
+-- keys), ratelab_sliding_window_counter, ratelab_token_bucket, ratelab_leaky_queue,
+-- ratelab_gcra, ratelab_nginx. Each function below is that limiter's EVALSHA script,
+-- text for text, with KEYS and ARGV as its parameters: the same arguments, the same
+-- state under the same keys (a key written by one form is read by the other), the
+-- same reply of eleven integers and the same one-line errors.
