@@ -207,6 +207,9 @@ pub fn ask(
                         w.is,
                         q.answer
                     )?;
+                    if let Some(Some(why)) = q.why_not.get(j) {
+                        writeln!(out, "     {}) {why}", letter(j))?;
+                    }
                 }
             }
             None => writeln!(out, "   ({})", w.unanswered)?,
@@ -239,7 +242,8 @@ struct AskWords {
     left: &'static str,
 }
 
-/// The quiz as text, answered (`ratelab quiz --answers`).
+/// The quiz as text, answered (`ratelab quiz --answers`): each wrong choice
+/// with why it is wrong under it.
 pub fn quiz(questions: &[ratelab_learn::quiz::Question]) -> String {
     let mut out = String::new();
     for (i, q) in questions.iter().enumerate() {
@@ -247,6 +251,9 @@ pub fn quiz(questions: &[ratelab_learn::quiz::Question]) -> String {
         for (j, c) in q.choices.iter().enumerate() {
             let mark = if j == q.correct { "*" } else { " " };
             out.push_str(&format!("   {mark} {c}\n"));
+            if let Some(Some(why)) = q.why_not.get(j) {
+                out.push_str(&format!("       {why}\n"));
+            }
         }
         out.push_str(&format!("   → {}\n\n", q.answer));
     }

@@ -420,6 +420,9 @@ fn the_quiz_asks_then_reveals_and_answers_only_when_asked_to() {
     );
     assert!(rest.contains("(answer with a letter, a to d)"), "{rest}");
     assert!(rest.contains("   ✗ a) is not it; b) is: "), "{rest}");
+    // The wrong choice says why it is wrong.
+    let why = q[1]["why_not"][0].as_str().unwrap();
+    assert!(rest.contains(&format!("\n     a) {why}\n")), "{rest}");
     assert!(taken.contains("1/2 right; 2 not answered"), "{taken}");
     // --answers: every answer, the right choice starred.
     let all = stdout(&ratelab(&["quiz", "--answers"], None));
@@ -427,6 +430,13 @@ fn the_quiz_asks_then_reveals_and_answers_only_when_asked_to() {
         all.contains("   * 10\n") && all.contains(first_answer),
         "{all}"
     );
+    let why = q[0]["why_not"][0].as_str().unwrap();
+    assert!(all.contains(&format!("   5\n       {why}\n")), "{all}");
+    assert!(q[0]["why_not"][2].is_null());
+    assert!(q[0]["show"][0]["query"]
+        .as_str()
+        .unwrap()
+        .starts_with("scenario=custom&"));
     let vi = stdout(&ratelab(&["quiz", "--lang", "vi"], Some("3\n")));
     assert!(
         vi.contains("✓ đúng: ") && vi.contains("1/1 câu đúng"),

@@ -123,8 +123,8 @@ impl Writer {
         Svg(self.out.into())
     }
 
-    /// The markup written, as HTML (only elements ended with [`Open::text`] or
-    /// [`Open::children`]: HTML has no `/>`).
+    /// The markup written, as HTML (only elements ended with [`Open::text`],
+    /// [`Open::children`] or, for a void element, [`Open::void`]: HTML has no `/>`).
     pub fn finish_html(self) -> Html {
         Html(self.out.into())
     }
@@ -150,6 +150,11 @@ impl Open<'_> {
     /// Ends the element with no content.
     pub fn end(self) {
         self.w.out.push_str("/>");
+    }
+
+    /// Ends an HTML void element (`input`), which has no content and no end tag.
+    pub fn void(self) {
+        self.w.out.push('>');
     }
 
     /// Ends the element with `text` (escaped) as its content.

@@ -17,6 +17,7 @@ pub mod layer;
 pub mod lesson;
 pub mod level;
 pub mod markup;
+pub mod quiz;
 pub mod service;
 
 use ratelab_core::Snapshot;

@@ -582,7 +582,14 @@ impl Playground {
             (self.setup_open, self.catalog_open) = (None, None);
         }
         self.lesson = Some(open);
-        let to = link.view.t_ms.min(self.end());
+        self.play_to(link.view.t_ms, link.view.selected);
+    }
+
+    /// Plays the clock from 0 to `to` at a speed that takes a few seconds
+    /// ([`learn::speed_for`]), or goes straight there if that would be too long,
+    /// with request `selected` chosen.
+    fn play_to(&mut self, to: u64, selected: Option<u64>) {
+        let to = to.min(self.end());
         match learn::speed_for(to).filter(|_| !self.reduced_motion) {
             Some(speed) => {
                 self.speed = speed;
@@ -593,7 +600,7 @@ impl Playground {
             }
             None => self.seek(to),
         }
-        self.chosen = link.view.selected.filter(|&s| s < self.sim().len());
+        self.chosen = selected.filter(|&s| s < self.sim().len());
     }
 
     fn open_scenario(&mut self, id: ScenarioId) {

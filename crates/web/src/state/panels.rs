@@ -1,12 +1,12 @@
 //! What only a panel loaded on demand does to the playground: the setup form's
 //! fields and lanes, the custom stream, the JSON box (export, import, a worker's
-//! read, a big import built a slice at a time) and lab D's sweep. Plain methods the
+//! read, a big import built a slice at a time), lab D's sweep and the quiz's runs. Plain methods the
 //! panels call (`ctx.update(|p| p.edit(field, &text))`), not [`Action`](super::Action)s:
 //! [`Playground::apply`]'s match is in the first module with every method its arms
 //! call, and these belong in the panels' chunks.
 
 use ratelab_core::{Algorithm, MAX_COUNT};
-use ratelab_sim::share::{self, normalise_ids, parse_count, parse_duration, Setup};
+use ratelab_sim::share::{self, normalise_ids, parse_count, parse_duration, Link, Setup};
 use ratelab_sim::{Config, Extending, LaneSpec, SimError, Timeline};
 
 use super::{
@@ -41,6 +41,23 @@ impl Building {
 }
 
 impl Playground {
+    /// Shows the run a quiz question was answered with (`ratelab_learn::quiz::Show`):
+    /// the lesson closed, the link's setup (folded as the page opens), the whole run
+    /// in view, played from 0 to the link's moment with its request chosen. A setup
+    /// the page cannot run is a notice, and nothing changes.
+    pub fn show_run(&mut self, link: &Link) {
+        self.errors.clear();
+        if let Err(e) = self.change(|s| *s = link.setup.clone()) {
+            self.notices.push(e);
+            return;
+        }
+        self.lesson = None;
+        (self.setup_open, self.catalog_open) = (None, None);
+        self.sweep = None;
+        self.zoom = self.sim().whole_run_zoom();
+        self.play_to(link.view.t_ms, link.view.selected);
+    }
+
     /// nginx's `nodelay` on lane `j` was switched.
     pub fn set_nodelay(&mut self, j: usize, on: bool) {
         let r = self.change_lane(j, |a, p| {

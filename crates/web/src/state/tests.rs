@@ -763,4 +763,38 @@ fn the_full_playground_s_address_is_http_or_a_path() {
         assert!(address(bad).is_err(), "{bad:?}");
     }
     assert!(address(&"a".repeat(2_001)).is_err());
+
+/// A quiz question's "show it running": the lesson closed, the question's own
+/// setup, played from 0 to its moment (or at it, with reduced motion) with its
+/// request chosen, the whole run in view; the page's link is the question's.
+#[test]
+fn a_quiz_show_sets_up_its_run_and_plays_to_its_moment() {
+    use ratelab_learn::quiz::quiz;
+    for q in quiz(ratelab_learn::texts::Lang::En).unwrap() {
+        for show in &q.show {
+            let mut p = page("");
+            assert!(p.lesson.is_some());
+            p.show_run(&show.link);
+            assert_eq!(p.lesson, None, "{}", show.query);
+            assert_eq!(*p.setup(), show.link.setup, "{}", show.query);
+            assert_eq!(p.chosen, show.link.view.selected, "{}", show.query);
+            assert_eq!(p.zoom, p.sim().whole_run_zoom());
+            let to = show.link.view.t_ms;
+            if p.playing {
+                assert_eq!((p.now, p.stop_at), (0, Some(to)), "{}", show.query);
+            } else {
+                assert_eq!(p.now, to, "{}", show.query);
+            }
+            // Played out, the clock stands at the moment the answer names.
+            while p.advance(100.0) {}
+            assert_eq!(p.now, to, "{}", show.query);
+            let again = page(&p.query());
+            assert_eq!(*again.setup(), show.link.setup);
+            assert_eq!(again.now, to);
+            let mut r = page("");
+            r.set_reduced_motion(true);
+            r.show_run(&show.link);
+            assert_eq!((r.now, r.playing), (to, false), "{}", show.query);
+        }
+    }
 }

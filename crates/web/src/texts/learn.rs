@@ -13,6 +13,8 @@ pub struct Learn {
     pub lessons: &'static str,
     /// The "Which limiter?" fold's title (`view/choose.rs`).
     pub chooser: &'static str,
+    /// The quiz's fold title (`view/choose.rs`).
+    pub quiz: &'static str,
     pub loading: &'static str,
     pub unavailable: &'static str,
 }
@@ -22,12 +24,14 @@ pub static LEARN: Tr<Learn> = Tr {
     en: Learn {
         lessons: "Lessons",
         chooser: "Which limiter?",
+        quiz: "Check yourself: the quiz",
         loading: "Loading the lessons…",
         unavailable: "The lessons could not be loaded; the playground itself works. Reason:",
     },
     vi: Learn {
         lessons: "Bài học",
         chooser: "Chọn bộ giới hạn nào?",
+        quiz: "Tự kiểm tra: câu đố",
         loading: "Đang tải bài học…",
         unavailable: "Không tải được bài học; bản thân sân chơi vẫn hoạt động. Lý do:",
     },

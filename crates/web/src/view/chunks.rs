@@ -79,6 +79,11 @@ chunk! {
 }
 
 chunk! {
+    /// The quiz (`view/learn/quiz.rs`), under the lessons.
+    quiz in quiz: super::learn::quiz::quiz()
+}
+
+chunk! {
     /// The trace table (`view/trace.rs`).
     trace in trace: super::trace::Trace()
 }
@@ -208,15 +213,16 @@ where
     placed(name, Box::new(move || Box::pin(load())))
 }
 
+/// A chunk on its way: what a panel's loader returns, boxed.
+pub type Loading = std::pin::Pin<Box<dyn std::future::Future<Output = Result<AnyView, NotLoaded>>>>;
+
 /// A panel's loader, boxed: [`panel`]'s work is one function for every panel
 /// (as a generic, each panel added its own copy of the place's view code).
-type Load = Box<
-    dyn FnOnce()
-        -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<AnyView, NotLoaded>>>>,
->;
+pub type Load = Box<dyn FnOnce() -> Loading>;
 
-/// [`panel`], for any loader.
-fn placed(name: &'static str, load: Load) -> impl IntoView {
+/// [`panel`], for any loader (the folds under the lessons call it with a function
+/// pointer, so that they share one copy of the fold's code: `view/choose.rs`).
+pub fn placed(name: &'static str, load: Load) -> impl IntoView {
     let slot = RwSignal::new_local(Slot::Loading);
     // After the page's first frame is drawn (the first lanes come from the first
     // module alone), and under this component's owner, so the panel's context,

@@ -148,6 +148,7 @@ pub fn App(
             <notices::Notices />
             {(!compact && !embed).then(|| chunks::panel("lessons", chunks::lessons))}
             {(!compact && !embed).then(choose::chooser_fold)}
+            {(!compact && !embed).then(choose::quiz_fold)}
             {(!compact).then(setup::Setup)}
             {limiters_or_services(ctx, compact, full_page)}
         </div>

@@ -19,6 +19,7 @@
 pub mod chooser;
 pub mod fetch;
 pub mod follow;
+pub mod quiz;
 
 use std::sync::Arc;
 
