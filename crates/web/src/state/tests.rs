@@ -763,6 +763,7 @@ fn the_full_playground_s_address_is_http_or_a_path() {
         assert!(address(bad).is_err(), "{bad:?}");
     }
     assert!(address(&"a".repeat(2_001)).is_err());
+}
 
 /// A quiz question's "show it running": the lesson closed, the question's own
 /// setup, played from 0 to its moment (or at it, with reduced motion) with its
