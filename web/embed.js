@@ -4,12 +4,10 @@
 // embed-resize.js on the parent page turns into the iframe's height; sent when it
 // changes and whenever the parent asks ({type: 'ratelab:height?'}: a parent whose
 // script started after the frame had posted missed that message).
-import { start } from './ratelab.js';
+import { linkToFull, start } from './ratelab.js';
 
 const host = document.getElementById('embed');
 const options = Object.fromEntries(new URLSearchParams(location.search));
-// The ↗ link opens the full playground beside this page, unless the URL names another.
-options.playground ??= new URL('./index.html', location.href).href;
 // No height is posted while the frame says "Loading…": the parent keeps the height
 // it reserved (embed-resize.js) until the playground's own, instead of shrinking
 // the frame to a line and growing it again (560 → 120 → the full height).
@@ -19,6 +17,9 @@ start()
   .then(({ mount }) => {
     host.textContent = '';
     window.ratelabPlayground = mount(host, options);
+    // The ↗ link opens the full playground beside this page, unless the URL names another.
+    const page = options.playground ?? new URL('./index.html', location.href).href;
+    linkToFull(host, window.ratelabPlayground, page, options.lang);
     drawn = true;
     // The height goes to the parent from the ResizeObserver, after this frame's
     // own layout and before its paint, in the same frame: measuring here forced

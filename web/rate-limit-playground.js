@@ -21,7 +21,7 @@
 // where IntersectionObserver does not exist, every element mounts at once. Mounts are
 // queued and run one per task, so twenty elements coming into view together never
 // make one long task.
-import { start } from './ratelab.js';
+import { linkToFull, start } from './ratelab.js';
 
 const STYLESHEET = new URL('./style.css', import.meta.url).href;
 /** The full playground beside this script: the element links to it (`playground` sets another, "" none). */
@@ -132,10 +132,10 @@ export class RateLimitPlayground extends HTMLElement {
     if (!host || !this.isConnected) return;
     const options = {};
     for (const attr of this.attributes) options[attr.name] = attr.value;
-    options.playground ??= PAGE;
     host.replaceChildren();
     try {
       this._playground = mount(host, options);
+      linkToFull(host, this._playground, options.playground ?? PAGE, options.lang);
     } catch (e) {
       host.textContent = `ratelab could not start: ${e}`;
     }

@@ -136,16 +136,20 @@ test('every embed links to the full playground at what the reader sees', async (
   assert.equal(framedHref.searchParams.get('scenario'), 'lab-c');
   assert.equal(framedHref.searchParams.get('lang'), 'vi');
 
-  // "" is no link; a javascript: address is none either, and a notice says why.
+  // "" is no link; a javascript: address is none either (the console says why).
   const none = await open(t, browser, `${base}embed.html?scenario=lab-c&playground=`);
   await none.locator('article.lane').first().waitFor();
   assert.equal(await none.locator('a.open-full').count(), 0);
-  const hostile = await open(t, browser, `${base}embed.html?scenario=lab-c&playground=javascript:alert(1)`);
+  const hostile = await open(t, browser, `${base}embed.html?scenario=lab-c&playground=javascript:alert(1)&theme=pink`);
+  const warned = [];
+  hostile.on('console', (m) => m.type() === 'warning' && warned.push(m.text()));
+  await hostile.reload();
   await hostile.locator('article.lane').first().waitFor();
   assert.equal(await hostile.locator('a.open-full').count(), 0);
+  assert.ok(warned.some((w) => w.includes('playground=javascript:alert(1): expected an http(s) address')), warned.join('\n'));
+  // An embed's notices are in its own words: its settings, not "the link".
   const notices = await hostile.locator('.notices').textContent();
-  assert.match(notices, /playground=javascript:alert\(1\): expected an http\(s\) address/);
-  // In an embed's own words: its settings, not "the link".
+  assert.match(notices, /theme=pink: expected light, dark or auto/);
   assert.match(notices, /this playground's settings/);
   assert.doesNotMatch(notices, /in the link/);
 });

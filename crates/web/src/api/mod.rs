@@ -582,7 +582,6 @@ struct Options {
     compact: bool,
     autoplay: bool,
     theme: Option<String>,
-    playground: Option<String>,
     dropped: usize,
 }
 
@@ -598,7 +597,6 @@ impl Options {
             compact: false,
             autoplay: false,
             theme: None,
-            playground: None,
             dropped: (entries.length() as usize).saturating_sub(MAX_OPTIONS),
         };
         for entry in entries.iter().take(MAX_OPTIONS) {
@@ -616,8 +614,6 @@ impl Options {
                 out.autoplay = v != "false" && v != "0";
             } else if key == "theme" {
                 out.theme = Some(v);
-            } else if key == "playground" {
-                out.playground = Some(v);
             } else if !is_host_attribute(&key) {
                 out.pairs.push((key, v));
             }
@@ -636,7 +632,6 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
         compact: false,
         autoplay: false,
         theme: None,
-        playground: None,
         dropped: 0,
     });
     let (link, mut notices) = ratelab_sim::share::parse_pairs(&read.pairs);
@@ -652,17 +647,6 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
             Theme::Auto
         }
     };
-    let full_page = read.playground.as_deref().and_then(|v| {
-        let address = crate::state::playground_address(v);
-        if let Err(why) = address {
-            notices.push(ratelab_sim::share::Notice {
-                key: "playground".into(),
-                value: v.chars().take(40).collect(),
-                reason: why.into(),
-            });
-        }
-        address.ok().flatten()
-    });
     if read.dropped > 0 {
         notices.push(ratelab_sim::share::Notice {
             key: "…".into(),
@@ -681,7 +665,6 @@ pub fn options_from_js(options: &JsValue) -> MountOptions {
         // Lessons are the page's: in an embed `lesson=` is an unknown parameter.
         lesson: None,
         play_lesson: false,
-        full_page,
     }
 }
 

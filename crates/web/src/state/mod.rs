@@ -27,7 +27,7 @@ mod panels;
 #[cfg(test)]
 mod tests;
 
-pub use mount::{names_moment, playground_address, zoom_exp, zoom_level, MountOptions, Theme};
+pub use mount::{names_moment, zoom_exp, zoom_level, MountOptions, Theme};
 pub use panels::{Building, SLICE};
 
 /// Removing lanes stops at one, as a link may ask for one (an article about a
@@ -278,7 +278,6 @@ impl Playground {
             play_lesson,
             moment,
             autoplay,
-            full_page: _,
         } = options;
         let mut notes: Vec<String> = notices.iter().map(Notice::to_string).collect();
         let (share, sim) = match Sim::new(&state) {

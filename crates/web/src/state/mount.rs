@@ -54,9 +54,6 @@ pub struct MountOptions {
     pub moment: bool,
     /// Play from the opening moment at once (the element's `autoplay`).
     pub autoplay: bool,
-    /// The full playground's address, for an embed's link to it (the `playground`
-    /// option; the element and the iframe give the page beside their script).
-    pub full_page: Option<String>,
 }
 
 /// A link's zoom exponent ([`share::parse_zoom`]) as the page's level.
@@ -81,36 +78,6 @@ pub fn names_moment(pairs: &[(String, String)]) -> bool {
         .any(|(k, v)| (k == "t" || k == "at") && share::parse_duration(&share::decode(v)).is_ok())
 }
 
-/// Why a `playground` option was not used.
-const PLAYGROUND_REFUSED: &str =
-    "expected an http(s) address or a path, without ? or #; no link to the full playground";
-
-/// The `playground` option: `Ok(None)` for "" (no link), `Ok(Some(address))` for
-/// an http(s) address or a path, `Err` (why) for anything else (a `javascript:` or
-/// `data:` URL, a query or fragment, which the link's own would clash with, spaces,
-/// control characters, quotes, more than 2 000 characters). Written by hand: a URL parser would cost
-/// the first module more than the link.
-pub fn playground_address(v: &str) -> Result<Option<String>, &'static str> {
-    if v.is_empty() {
-        return Ok(None);
-    }
-    let lower = v.to_ascii_lowercase();
-    let scheme = lower.find(':').filter(|&c| !lower[..c].contains('/'));
-    let allowed = match scheme {
-        Some(_) => lower.starts_with("https://") || lower.starts_with("http://"),
-        None => true,
-    };
-    let clean = v.len() <= 2_000
-        && !v
-            .chars()
-            .any(|c| c <= ' ' || matches!(c, '\u{7f}' | '?' | '#' | '"' | '<' | '>' | '\\'));
-    if allowed && clean {
-        Ok(Some(v.to_string()))
-    } else {
-        Err(PLAYGROUND_REFUSED)
-    }
-}
-
 impl MountOptions {
     /// The full page from a query string (`location.search`).
     pub fn page(query: &str) -> MountOptions {
@@ -127,7 +94,6 @@ impl MountOptions {
             autoplay: false,
             lesson: lessons.open,
             play_lesson: lessons.play,
-            full_page: None,
         }
     }
 }

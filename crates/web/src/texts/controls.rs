@@ -23,7 +23,6 @@ pub struct Controls {
     pub zoom_whole: &'static str,
     pub whole_at_1x: &'static str,
     pub whole_shown: &'static str,
-    pub open_full: &'static str,
 }
 
 /// The clock bar's words in every language.
@@ -46,7 +45,6 @@ pub static CONTROLS: Tr<Controls> = Tr {
         zoom_whole: "whole run",
         whole_at_1x: "1× already shows the whole run: there is nothing more to zoom out to",
         whole_shown: "The whole run is shown",
-        open_full: "Open in the full playground (a new tab), at this moment",
     },
     vi: Controls {
         play: "Chạy",
@@ -66,6 +64,5 @@ pub static CONTROLS: Tr<Controls> = Tr {
         zoom_whole: "toàn bộ",
         whole_at_1x: "1× đã hiện cả lượt chạy: không còn gì để thu nhỏ thêm",
         whole_shown: "Đang hiện cả lượt chạy",
-        open_full: "Mở trong trang đầy đủ (thẻ mới), tại thời điểm này",
     },
 };

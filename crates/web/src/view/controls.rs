@@ -9,10 +9,9 @@ use crate::model::time_label;
 use crate::state::Action;
 use crate::texts::controls::CONTROLS;
 
-/// The clock bar and the keys hint; in an embed given the full playground's
-/// address, the link to it.
+/// The clock bar and the keys hint.
 #[component]
-pub fn Controls(full_page: Option<String>) -> impl IntoView {
+pub fn Controls() -> impl IntoView {
     let ctx = use_ctx();
     let speeds = SPEEDS_PERMILLE.map(|p| {
         let v = format_speed(p);
@@ -92,7 +91,6 @@ pub fn Controls(full_page: Option<String>) -> impl IntoView {
             <output class="now"><span>{Signal::derive(move || time_label(ctx.now.get()))}</span></output>
             <super::zoom::Zoom />
             {(!ctx.embed).then(super::header::LinkHere)}
-            {full_page.filter(|_| ctx.embed).map(|page| view! { <super::full::OpenFull page /> })}
             <button
                 type="button"
                 class="send"

@@ -12,7 +12,6 @@ pub mod clock;
 pub mod context;
 pub mod controls;
 pub mod field;
-pub mod full;
 pub mod header;
 pub mod keys;
 pub mod lanes;
@@ -103,7 +102,6 @@ pub fn App(
     lanes_px: Option<f64>,
 ) -> impl IntoView {
     let theme = theme_attribute(options.theme, root.as_ref());
-    let full_page = options.full_page.clone();
     let mut playground = match Playground::new(options) {
         Ok(p) => p,
         // `Either`, not `.into_any()`: an `AnyView` keeps a rebuild function for the
@@ -150,16 +148,16 @@ pub fn App(
             {(!compact && !embed).then(choose::chooser_fold)}
             {(!compact && !embed).then(choose::quiz_fold)}
             {(!compact).then(setup::Setup)}
-            {limiters_or_services(ctx, compact, full_page)}
+            {limiters_or_services(ctx, compact)}
         </div>
     })
 }
 
 /// The limiters' part of the page: the clock, the lanes, the yardstick, lab D's
 /// sweep, the trace.
-fn limiters(compact: bool, full_page: Option<String>) -> impl IntoView {
+fn limiters(compact: bool) -> impl IntoView {
     view! {
-        <controls::Controls full_page />
+        <controls::Controls />
         <live::Live />
         <lanes::Lanes />
         <yardstick::Yardstick />
@@ -171,10 +169,10 @@ fn limiters(compact: bool, full_page: Option<String>) -> impl IntoView {
 /// The limiters' part, or for a service run (no limiter lanes: its lanes are
 /// services, shown whole, with no clock) the service view, fetched the first time
 /// a service run is shown.
-fn limiters_or_services(ctx: Ctx, compact: bool, full_page: Option<String>) -> impl IntoView {
+fn limiters_or_services(ctx: Ctx, compact: bool) -> impl IntoView {
     let service_run = Memo::new(move |_| ctx.run.with(|s| s.sim.is_service_run()));
     view! {
-        <Show when=move || !service_run.get()>{limiters(compact, full_page.clone())}</Show>
+        <Show when=move || !service_run.get()>{limiters(compact)}</Show>
         {move || service_run.get().then(|| chunks::panel("service", chunks::services))}
     }
 }

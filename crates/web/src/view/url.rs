@@ -21,13 +21,8 @@ use super::Ctx;
 /// browsers), and once more after the last change.
 const URL_EVERY_MS: u32 = 400;
 
-/// The query as last kept (the moving clock left out while it plays): what an
-/// embed's link to the full playground opens.
-#[derive(Clone, Copy)]
-pub struct QueryNow(pub ReadSignal<String>);
-
-/// Keeps the query string where the crash box and the API find it (and in
-/// [`QueryNow`]), and, on the page (not in an embed), in the address bar.
+/// Keeps the query string where the crash box and the API find it, and, on the
+/// page (not in an embed), in the address bar.
 pub fn keep(ctx: Ctx, root: Option<HtmlElement>) {
     // Cheap to compute and compare every frame; the query itself is not. While
     // playing, the moving clock is left out (`None`); everything else the link
@@ -38,10 +33,7 @@ pub fn keep(ctx: Ctx, root: Option<HtmlElement>) {
         view.t_ms = 0;
         (p.run.clone(), t, view, p.lesson)
     });
-    let first = ctx.read(|p| p.query()).unwrap_or_default();
-    let shown = RwSignal::new(first.clone());
-    provide_context(QueryNow(shown.read_only()));
-    let cell = Rc::new(RefCell::new(first));
+    let cell = Rc::new(RefCell::new(ctx.read(|p| p.query()).unwrap_or_default()));
     if let Some(root) = root {
         crate::crash::register(root, cell.clone(), ctx.embed);
     }
@@ -55,9 +47,6 @@ pub fn keep(ctx: Ctx, root: Option<HtmlElement>) {
         let Some(q) = ctx.read(|p| p.query()) else {
             return;
         };
-        if shown.with_untracked(|s| *s != q) {
-            shown.set(q.clone());
-        }
         if let Ok(mut c) = kept.try_borrow_mut() {
             *c = q;
         }
