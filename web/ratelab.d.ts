@@ -180,9 +180,10 @@ export interface MountOptions {
   /** `auto` (the default) follows the host's `color-scheme`, then the OS. */
   theme?: 'light' | 'dark' | 'auto';
   /**
-   * The full playground's address (http(s) or a path, no `?` or `#`): the clock bar
-   * gets a ↗ link to it that opens what the reader sees. The element and the iframe
-   * give the index.html beside their script; "" for no link.
+   * For the element and the iframe (`mount` itself ignores it): the full
+   * playground's address (http(s) or a path, no `?` or `#`) that the ↗ link at the
+   * end of the clock bar opens, at what the reader sees. By default the index.html
+   * beside their script; "" for no link.
    */
   playground?: string;
   [lane: `${'limit' | 'period' | 'burst' | 'delay' | 'nodelay' | 'algorithm'}.${number}`]: Value | boolean | undefined;
@@ -267,6 +268,15 @@ export interface Ratelab {
    */
   mount(element: HTMLElement, options?: MountOptions): Playground;
 }
+
+/**
+ * Puts a ↗ link to the full playground at `page` (an http(s) address or a path,
+ * without `?` or `#`) at the end of `playground`'s clock bar in `host`, its address
+ * made from the playground's state when the reader goes for it: what the element
+ * and the iframe do. Returns whether it did (not for "", a refused address, said on
+ * the console, or a playground without a clock bar).
+ */
+export function linkToFull(host: HTMLElement | ShadowRoot, playground: Playground, page: string, lang?: string): boolean;
 
 /**
  * Loads the wasm once per page and the API's runs (their chunk, `split_api.wasm`),

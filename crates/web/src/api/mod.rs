@@ -132,9 +132,8 @@ export interface MountOptions {
   /** The moment to open at (the same as `t`); without it a stream that starts late
    * opens just before its first request. */
   at?: number | string;
-  /** The full playground's address (its index.html), for the link an embed shows
-   * to it with what the reader sees; "" for no link. The element and the iframe
-   * give the page beside their script. */
+  /** For the element and the iframe (`mount` ignores it): the full playground the
+   * ↗ link opens; "" for no link. */
   playground?: string;
   /** Play from the opening moment at once. */
   autoplay?: boolean;
