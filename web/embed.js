@@ -4,7 +4,7 @@
 // embed-resize.js on the parent page turns into the iframe's height; sent when it
 // changes and whenever the parent asks ({type: 'ratelab:height?'}: a parent whose
 // script started after the frame had posted missed that message).
-import { linkToFull, start } from './ratelab.js';
+import { start } from './ratelab.js';
 
 const host = document.getElementById('embed');
 const options = Object.fromEntries(new URLSearchParams(location.search));
@@ -19,7 +19,14 @@ start()
     window.ratelabPlayground = mount(host, options);
     // The ↗ link opens the full playground beside this page, unless the URL names another.
     const page = options.playground ?? new URL('./index.html', location.href).href;
-    linkToFull(host, window.ratelabPlayground, page, options.lang);
+    const playground = window.ratelabPlayground;
+    requestAnimationFrame(() =>
+      setTimeout(() =>
+        import('./full-link.js')
+          .then(({ linkToFull }) => linkToFull(host, playground, page, options.lang))
+          .catch((e) => console.warn(`ratelab: no link to the full playground: ${e}`)),
+      ),
+    );
     drawn = true;
     // The height goes to the parent from the ResizeObserver, after this frame's
     // own layout and before its paint, in the same frame: measuring here forced

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { minify } from 'terser';
 
 if (process.env.TRUNK_PROFILE === 'release') {
-  for (const name of ['ratelab-web.js', '__wasm_split.js', 'ratelab.js', 'ratelab-files.js', 'worker.js', 'rate-limit-playground.js']) {
+  for (const name of ['ratelab-web.js', '__wasm_split.js', 'ratelab.js', 'ratelab-files.js', 'worker.js', 'rate-limit-playground.js', 'full-link.js']) {
     const file = join(process.env.TRUNK_STAGING_DIR, name);
     const source = await readFile(file, 'utf8');
     const out = await minify(source, {

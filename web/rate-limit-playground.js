@@ -21,7 +21,7 @@
 // where IntersectionObserver does not exist, every element mounts at once. Mounts are
 // queued and run one per task, so twenty elements coming into view together never
 // make one long task.
-import { linkToFull, start } from './ratelab.js';
+import { start } from './ratelab.js';
 
 const STYLESHEET = new URL('./style.css', import.meta.url).href;
 /** The full playground beside this script: the element links to it (`playground` sets another, "" none). */
@@ -134,8 +134,16 @@ export class RateLimitPlayground extends HTMLElement {
     for (const attr of this.attributes) options[attr.name] = attr.value;
     host.replaceChildren();
     try {
-      this._playground = mount(host, options);
-      linkToFull(host, this._playground, options.playground ?? PAGE, options.lang);
+      const playground = mount(host, options);
+      this._playground = playground;
+      // The ↗ link, from its own small file, once the first lanes are drawn.
+      requestAnimationFrame(() =>
+        setTimeout(() =>
+          import('./full-link.js')
+            .then(({ linkToFull }) => linkToFull(host, playground, options.playground ?? PAGE, options.lang))
+            .catch((e) => console.warn(`ratelab: no link to the full playground: ${e}`)),
+        ),
+      );
     } catch (e) {
       host.textContent = `ratelab could not start: ${e}`;
     }

@@ -270,15 +270,6 @@ export interface Ratelab {
 }
 
 /**
- * Puts a ↗ link to the full playground at `page` (an http(s) address or a path,
- * without `?` or `#`) at the end of `playground`'s clock bar in `host`, its address
- * made from the playground's state when the reader goes for it: what the element
- * and the iframe do. Returns whether it did (not for "", a refused address, said on
- * the console, or a playground without a clock bar).
- */
-export function linkToFull(host: HTMLElement | ShadowRoot, playground: Playground, page: string, lang?: string): boolean;
-
-/**
  * Loads the wasm once per page and the API's runs (their chunk, `split_api.wasm`),
  * and resolves to the API. Rejects with one line if a file cannot be fetched; a
  * later call tries again. (Node and Workers: ratelab-files.js.)
