@@ -137,16 +137,21 @@ test('every embed links to the full playground at what the reader sees', async (
   assert.equal(framedHref.searchParams.get('lang'), 'vi');
 
   // "" is no link; a javascript: address is none either (the console says why).
+  const linkMade = (p) =>
+    p.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/full-link.js') && e.responseEnd > 0));
   const none = await open(t, browser, `${base}embed.html?scenario=lab-c&playground=`);
   await none.locator('article.lane').first().waitFor();
+  await linkMade(none);
+  await none.evaluate(() => new Promise((ok) => setTimeout(ok, 0)));
   assert.equal(await none.locator('a.open-full').count(), 0);
-  const hostile = await open(t, browser, `${base}embed.html?scenario=lab-c&playground=javascript:alert(1)&theme=pink`);
-  const warned = [];
-  hostile.on('console', (m) => m.type() === 'warning' && warned.push(m.text()));
-  await hostile.reload();
+  const hostile = await open(t, browser, 'about:blank');
+  const warned = hostile.waitForEvent('console', {
+    predicate: (m) => m.text().includes('playground=javascript:alert(1): expected an http(s) address'),
+  });
+  await hostile.goto(`${base}embed.html?scenario=lab-c&playground=javascript:alert(1)&theme=pink`);
   await hostile.locator('article.lane').first().waitFor();
+  await warned;
   assert.equal(await hostile.locator('a.open-full').count(), 0);
-  assert.ok(warned.some((w) => w.includes('playground=javascript:alert(1): expected an http(s) address')), warned.join('\n'));
   // An embed's notices are in its own words: its settings, not "the link".
   const notices = await hostile.locator('.notices').textContent();
   assert.match(notices, /theme=pink: expected light, dark or auto/);
