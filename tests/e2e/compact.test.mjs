@@ -139,3 +139,31 @@ test('compact elements fit their bounds at 700 and 390 px, light and dark; a lan
   await settled(page);
   assert.deepEqual(await laneHeights(lab), closed);
 });
+
+test("an element's frame before it mounts is as tall as the compact playground it becomes", async (t) => {
+  // The same elements, never mounted (an IntersectionObserver that never reports),
+  // against the mounted heights at each width: no jump when they mount (English
+  // ones; the Vietnamese lanes' heads wrap differently).
+  const measure = async (frozen) => {
+    const page = await open(t, site.browser, 'about:blank', { width: 760, height: 2400 });
+    if (frozen) await page.addInitScript(() => { window.IntersectionObserver = class { observe() {} unobserve() {} }; });
+    await page.goto(`${site.base}compact.html`);
+    const out = {};
+    for (const width of [700, 390]) {
+      await page.setViewportSize({ width: width + 60, height: 2400 });
+      await page.evaluate((w) => { document.getElementById('column').style.width = `${w}px`; }, width);
+      for (const id of ['three-light', 'three-dark']) {
+        const lab = page.locator(`#${id}`);
+        if (frozen) await lab.locator('.booting').waitFor();
+        else await lab.locator('article.lane .mark').first().waitFor();
+        await settled(page);
+        out[`${id} at ${width}`] = await lab.evaluate((e) => e.getBoundingClientRect().height);
+      }
+    }
+    return out;
+  };
+  const [frame, mounted] = [await measure(true), await measure(false)];
+  for (const [k, h] of Object.entries(mounted)) {
+    assert.ok(Math.abs(frame[k] - h) <= 2, `${k}: the frame is ${frame[k]} px, mounted ${h} px`);
+  }
+});
