@@ -104,12 +104,14 @@ pub const BUNDLE_BUDGET_GZIP: u64 = 279_500;
 /// cut into more, smaller shared chunks (+0.3 to +1.6 KB of chunk files besides,
 /// most for the lessons and the chooser): every other budget what it measured
 /// plus about half a KB.
+/// Lessons back to 362.5 (362.4): the quiz's merge had raised it above the
+/// session's start, and budgets only go down.
 pub const PANEL_BUDGETS: &[(&str, u64)] = &[
     ("about", 291_000),
     ("api", 405_000),
     ("chooser", 312_500),
     ("import", 372_000),
-    ("lessons", 363_000),
+    ("lessons", 362_500),
     ("place", 282_000),
     ("production", 308_500),
     ("quiz", 349_000),
