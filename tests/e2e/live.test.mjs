@@ -8,35 +8,19 @@
 import assert from 'node:assert/strict';
 import { test, before, after } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { EIGHT_LANES, chunkBytes, distAsModules, keyedStream } from './dist-modules.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const dist = resolve(process.env.RATELAB_DIST ?? join(here, '..', '..', 'dist'));
 const cli = process.env.RATELAB_CLI ?? join(here, '..', '..', 'target', 'debug', 'ratelab');
 
 let dir;
 let api;
 
-/** Every .wasm file of `from` but the first module, by name. */
-async function chunkBytes(from) {
-  const chunks = {};
-  for (const name of await readdir(from)) {
-    if (name.endsWith('.wasm') && name !== 'ratelab-web_bg.wasm') chunks[name] = await readFile(join(from, name));
-  }
-  return chunks;
-}
-
 before(async () => {
-  // dist/'s modules in a folder that says they are ES modules (Node 20 reads a
-  // .js file as CommonJS without a package.json saying otherwise).
-  dir = await mkdtemp(join(tmpdir(), 'ratelab-live-'));
-  for (const name of await readdir(dist)) {
-    if (name.endsWith('.js') || name.endsWith('.wasm')) await cp(join(dist, name), join(dir, name));
-  }
-  await writeFile(join(dir, 'package.json'), '{"type": "module"}\n');
+  dir = await distAsModules('ratelab-live-');
   const { load } = await import(pathToFileURL(join(dir, 'ratelab-files.js')).href);
   api = await load({ wasm: await readFile(join(dir, 'ratelab-web_bg.wasm')), chunks: await chunkBytes(dir) });
 });
@@ -45,34 +29,9 @@ after(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** A deterministic keyed stream: times that repeat and jump, three keys, costs 1 and 2. */
-function stream(n) {
-  let seed = 12345;
-  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
-  const out = [];
-  let t = 0;
-  for (let i = 0; i < n; i++) {
-    const r = next() % 100;
-    t += r < 20 ? 0 : r < 90 ? next() % 700 : 5000 + (next() % 20000);
-    out.push({ t, key: ['alice', 'bob', 'carol'][next() % 3], cost: next() % 4 === 0 ? 2 : 1 });
-  }
-  return out;
-}
-
-const LANES = [
-  { algorithm: 'fixed_window', limit: 5, period_ms: 10000 },
-  { algorithm: 'fixed_window_anchored', limit: 5, period_ms: 10000 },
-  { algorithm: 'sliding_log', limit: 5, period_ms: 10000 },
-  { algorithm: 'sliding_window_counter', limit: 5, period_ms: 10000 },
-  { algorithm: 'token_bucket', limit: 5, period_ms: 10000, burst: 4 },
-  { algorithm: 'leaky_queue', limit: 5, period_ms: 10000, burst: 4 },
-  { algorithm: 'gcra', limit: 5, period_ms: 10000, burst: 3 },
-  { algorithm: 'nginx', limit: 10, period_ms: 10000, burst: 4, delay: 1 },
-];
-
 test('each limiter decides as simulate does, request for request, keys apart, costs > 1', () => {
-  const requests = stream(600);
-  for (const lane of LANES) {
+  const requests = keyedStream(600);
+  for (const lane of EIGHT_LANES) {
     // With each request's response, which check() must give too, field for field.
     const report = api.simulate({ requests, limiters: [lane], responses: true }).results[0];
     assert.equal(report.responses.length, requests.length, lane.algorithm);

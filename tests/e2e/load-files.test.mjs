@@ -8,23 +8,15 @@
 import assert from 'node:assert/strict';
 import { test, before, after } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-
-const here = fileURLToPath(new URL('.', import.meta.url));
-const dist = resolve(process.env.RATELAB_DIST ?? join(here, '..', '..', 'dist'));
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { distAsModules } from './dist-modules.mjs';
 
 let dir;
 
 before(async () => {
-  // As live.test.mjs: dist/'s modules in a folder that says they are ES modules.
-  dir = await mkdtemp(join(tmpdir(), 'ratelab-load-files-'));
-  for (const name of await readdir(dist)) {
-    if (name.endsWith('.js') || name.endsWith('.wasm')) await cp(join(dist, name), join(dir, name));
-  }
-  await writeFile(join(dir, 'package.json'), '{"type": "module"}\n');
+  dir = await distAsModules('ratelab-load-files-');
 });
 
 after(async () => {

@@ -10,13 +10,11 @@ import { test, before, after } from 'node:test';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { EIGHT_LANES, distAsModules, keyedStream } from './dist-modules.mjs';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const dist = resolve(process.env.RATELAB_DIST ?? join(here, '..', '..', 'dist'));
 // The `workerd` package's binary for this platform (@cloudflare/workerd-linux-64 here).
 const workerdBinary = createRequire(import.meta.url)('workerd').default;
 
@@ -100,12 +98,9 @@ ${modules.map((m) => `    ${m},`).join('\n')}
 `;
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ratelab-workerd-'));
-  const files = (await readdir(dist)).filter((n) => n.endsWith('.js') || n.endsWith('.wasm'));
-  for (const name of files) await cp(join(dist, name), join(dir, name));
   // Node reads the same files for `simulate` (as ES modules).
-  await writeFile(join(dir, 'package.json'), '{"type": "module"}\n');
-  const chunks = files.filter((n) => n.endsWith('.wasm') && n !== 'ratelab-web_bg.wasm');
+  dir = await distAsModules('ratelab-workerd-');
+  const chunks = (await readdir(dir)).filter((n) => n.endsWith('.wasm') && n !== 'ratelab-web_bg.wasm');
   await writeFile(join(dir, 'worker.mjs'), WORKER(chunks));
   const modules = [
     '(name = "worker.mjs", esModule = embed "worker.mjs")',
@@ -142,34 +137,9 @@ after(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** The deterministic keyed stream of live.test.mjs: repeats and jumps, three keys, costs 1 and 2. */
-function stream(n) {
-  let seed = 12345;
-  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
-  const out = [];
-  let t = 0;
-  for (let i = 0; i < n; i++) {
-    const r = next() % 100;
-    t += r < 20 ? 0 : r < 90 ? next() % 700 : 5000 + (next() % 20000);
-    out.push({ t, key: ['alice', 'bob', 'carol'][next() % 3], cost: next() % 4 === 0 ? 2 : 1 });
-  }
-  return out;
-}
-
-const LANES = [
-  { algorithm: 'fixed_window', limit: 5, period_ms: 10000 },
-  { algorithm: 'fixed_window_anchored', limit: 5, period_ms: 10000 },
-  { algorithm: 'sliding_log', limit: 5, period_ms: 10000 },
-  { algorithm: 'sliding_window_counter', limit: 5, period_ms: 10000 },
-  { algorithm: 'token_bucket', limit: 5, period_ms: 10000, burst: 4 },
-  { algorithm: 'leaky_queue', limit: 5, period_ms: 10000, burst: 4 },
-  { algorithm: 'gcra', limit: 5, period_ms: 10000, burst: 3 },
-  { algorithm: 'nginx', limit: 10, period_ms: 10000, burst: 4, delay: 1 },
-];
-
 test('in workerd, each limiter decides as simulate does, request for request', async () => {
-  const requests = stream(600);
-  for (const lane of LANES) {
+  const requests = keyedStream(600);
+  for (const lane of EIGHT_LANES) {
     const r = await fetch(`${base}/run`, { method: 'POST', body: JSON.stringify({ lane, requests }) });
     const text = await r.text();
     assert.equal(r.status, 200, `${lane.algorithm}: ${text}`);
